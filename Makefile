@@ -1,0 +1,50 @@
+# Two commands, from a fresh machine that has Python 3.11 and the package index:
+#   make serve   set up, then serve the conformance site on http://127.0.0.1:8000
+#   make test    set up, then run the whole check (.ci/run calls this)
+PYTHON ?= python3.11
+TOOLS  := .tools
+UV     := $(TOOLS)/bin/uv
+VENV   := .venv
+export UV_PYTHON_DOWNLOADS := never
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: setup serve build test record check bench browser clean
+
+$(UV):
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check uv==0.13.9
+
+# The environment is rebuilt from the lock whenever the project or the lock changes.
+$(VENV)/.synced: pyproject.toml uv.lock | $(UV)
+	$(UV) sync --locked --all-extras --python $(PYTHON)
+	touch $@
+
+setup: $(VENV)/.synced
+
+serve: setup
+	$(VENV)/bin/mkdocs serve -a 127.0.0.1:8000
+
+build: setup
+	$(VENV)/bin/mkdocs build --strict
+
+browser:
+	bash scripts/ensure_chromium.sh
+
+# engine = committed, live SDK = committed, the strict site build, then the test suite.
+test: setup browser
+	$(VENV)/bin/python -m agent_loop_sim check
+	$(VENV)/bin/python -m agent_loop_sim record --check
+	$(VENV)/bin/mkdocs build --strict
+	$(VENV)/bin/python -m pytest
+
+record: setup
+	$(VENV)/bin/python -m agent_loop_sim record
+
+check: setup
+	$(VENV)/bin/python -m agent_loop_sim check
+
+bench: setup
+	$(VENV)/bin/python benchmarks/run.py
+
+clean:
+	rm -rf site $(VENV) $(TOOLS)

@@ -1,0 +1,79 @@
+"""Reading and writing the project's JSON files: strict on the way in, atomic on the way out."""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+
+
+def json_path(parts: list[str | int] | tuple[str | int, ...]) -> str:
+    """``["result", "tools", 0, "name"]`` -> ``$.result.tools[0].name``."""
+    out = "$"
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part.isidentifier():
+            out += f".{part}"
+        else:
+            out += f"[{json.dumps(part)}]"
+    return out
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(f"duplicate key {key!r}")
+        seen[key] = value
+    return seen
+
+
+def load_json(path: str | os.PathLike[str]) -> Any:
+    """Parse a JSON file, turning every way it can be bad into an :class:`InputError`."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError("the file does not exist", file=name) from None
+    except OSError as exc:
+        raise InputError(f"the file cannot be read ({exc.strerror})", file=name) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"the file is not UTF-8 (byte {exc.start} is 0x{data[exc.start]:02x})", file=name) from None
+    if not text.strip():
+        raise InputError("the file is empty", file=name)
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", file=name) from None
+    except ValueError as exc:  # duplicate keys
+        raise InputError(f"not valid here: {exc}", file=name) from None
+
+
+def dump_json(data: Any) -> str:
+    """The one on-disk layout of recordings: two-space indent, key order kept, UTF-8 as is."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,98 @@
+"""The normal form in which recordings are stored and compared.
+
+MCP: request ids are renumbered in order of appearance, ``c1, c2, ...`` for the client's
+requests and ``s1, ...`` for the server's; a response takes the name of the request it answers
+(looked up on the other side's counter), and progress tokens share the client's counter, since
+the SDK uses the request's own id as its token. Key order is kept as the SDK sent it.
+
+A2A: every UUID, wherever it stands (inside strings too), becomes ``<id-N>`` in order of
+appearance over the session; every timestamp becomes ``<time>``; keys are sorted.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .transcript import Message
+
+_ID_PREFIX = {"client": "c", "server": "s"}
+
+
+class _Counter:
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.names: dict[Any, str] = {}
+
+    def name(self, value: Any) -> Any:
+        # Only JSON-RPC's own id types are renumbered; a bad id (null, object, bool) stays as it is.
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            return value
+        key = (type(value).__name__, value)
+        if key not in self.names:
+            self.names[key] = f"{self.prefix}{len(self.names) + 1}"
+        return self.names[key]
+
+
+def _renumber_mcp(obj: Any, sender: str, counters: dict[str, _Counter]) -> Any:
+    if isinstance(obj, list):  # a JSON-RPC batch
+        return [_renumber_mcp(item, sender, counters) for item in obj]
+    if not isinstance(obj, dict):
+        return obj
+    out = dict(obj)
+    if "id" in out:
+        is_request = "method" in out
+        owner = sender if is_request else ("server" if sender == "client" else "client")
+        out["id"] = counters[owner].name(out["id"])
+    params = out.get("params")
+    if isinstance(params, dict):
+        out["params"] = params = dict(params)
+        if out.get("method") == "notifications/progress" and "progressToken" in params:
+            owner = "client" if sender == "server" else "server"
+            params["progressToken"] = counters[owner].name(params["progressToken"])
+        meta = params.get("_meta")
+        if isinstance(meta, dict) and "progressToken" in meta:
+            params["_meta"] = meta = dict(meta)
+            meta["progressToken"] = counters[sender].name(meta["progressToken"])
+    return out
+
+
+def normalise_mcp(messages: list[Message]) -> list[Message]:
+    counters = {party: _Counter(prefix) for party, prefix in _ID_PREFIX.items()}
+    out = []
+    for m in messages:
+        if m.is_raw:
+            out.append(m)
+        else:
+            out.append(Message(m.sender, m.receiver, json=_renumber_mcp(m.json, m.sender, counters), sse=m.sse))
+    return out
+
+
+UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$")
+
+
+def _sorted_a2a(obj: Any, ids: dict[str, str]) -> Any:
+    if isinstance(obj, dict):
+        return {k: _sorted_a2a(obj[k], ids) for k in sorted(obj)}
+    if isinstance(obj, list):
+        return [_sorted_a2a(v, ids) for v in obj]
+    if isinstance(obj, str):
+        if TIMESTAMP.match(obj):
+            return "<time>"
+
+        def name(match: re.Match[str]) -> str:
+            key = match.group(0).lower()
+            if key not in ids:
+                ids[key] = f"<id-{len(ids) + 1}>"
+            return ids[key]
+
+        return UUID.sub(name, obj)
+    return obj
+
+
+def normalise_a2a(messages: list[Message]) -> list[Message]:
+    ids: dict[str, str] = {}
+    return [Message(m.sender, m.receiver, json=_sorted_a2a(m.json, ids), raw=m.raw, sse=m.sse) for m in messages]
+
+
+NORMALISERS = {"mcp": normalise_mcp, "a2a": normalise_a2a}

@@ -1,0 +1,1 @@
+"""The protocol models: pure state machines, messages in and messages out."""

@@ -1,0 +1,124 @@
+"""Scenario files: what the application does in each session, as data.
+
+A scenario file is a JSON object::
+
+    {"recording": "sdk_exchanges.json",   # where its live recording is committed (recordings/)
+     "sessions": [ {session}, ... ]}
+
+Every session has ``name``, ``family`` (``mcp`` or ``a2a``) and ``title``; the rest depends on
+the family and is validated by that protocol's ``scenario`` module. A scenario holds only what
+the application does; what the SDK adds by itself (handshakes, retries, automatic listings,
+progress tokens) is for the engine to model.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .jsonio import json_path, load_json
+from .schema import Field, check_object, describe
+
+FAMILIES = ("mcp", "a2a")
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+_FILE_FIELDS = {"recording": Field(str), "description": Field(str, required=False), "sessions": Field(list)}
+
+
+@dataclass(frozen=True)
+class Session:
+    """One validated scenario session."""
+
+    name: str
+    family: str
+    title: str
+    spec: dict[str, Any] = field(repr=False)
+    source: str = ""
+
+    @property
+    def mode(self) -> str:
+        return self.spec.get("mode", "jsonrpc")
+
+
+@dataclass(frozen=True)
+class ScenarioFile:
+    path: str
+    recording: str
+    sessions: tuple[Session, ...]
+
+    @property
+    def family(self) -> str:
+        return self.sessions[0].family
+
+    def session(self, name: str) -> Session:
+        for session in self.sessions:
+            if session.name == name:
+                return session
+        known = ", ".join(s.name for s in self.sessions)
+        raise InputError(f"no session named {name!r} (known: {known})", file=self.path)
+
+
+def family_module(family: str):
+    return import_module(f"agent_loop_sim.protocols.{family}.scenario")
+
+
+def parse_session(raw: Any, index: int, source: str) -> Session:
+    path: list[str | int] = ["sessions", index]
+    if type(raw) is not dict:
+        raise InputError(f"a session must be an object, got {describe(raw)}", file=source, path=json_path(path))
+    name = raw.get("name")
+    label = name if isinstance(name, str) else None
+    try:
+        for key in ("name", "family", "title"):
+            if key not in raw:
+                raise InputError(f"missing field {key!r} in the session", path=json_path(path))
+        Field(str).check(name, path + ["name"])
+        if not _NAME.match(name):
+            raise InputError("a session name is lower case letters, digits and _", path=json_path(path + ["name"]))
+        Field(str, choices=FAMILIES).check(raw["family"], path + ["family"])
+        Field(str).check(raw["title"], path + ["title"])
+        spec_fields = dict(family_module(raw["family"]).SESSION_FIELDS)
+        spec_fields.update(name=Field(str), family=Field(str), title=Field(str))
+        check_object(raw, spec_fields, path, "the session")
+        family_module(raw["family"]).validate(raw, path)
+    except InputError as exc:
+        raise exc.within(file=source, session=label) from None
+    return Session(name=name, family=raw["family"], title=raw["title"], spec=raw, source=source)
+
+
+def load(path: str | Path) -> ScenarioFile:
+    """Load and validate one scenario file; any problem is an :class:`InputError` naming where."""
+    source = str(path)
+    data = load_json(path)
+    try:
+        check_object(data, _FILE_FIELDS, [], "a scenario file")
+    except InputError as exc:
+        raise exc.within(file=source) from None
+    sessions = tuple(parse_session(raw, i, source) for i, raw in enumerate(data["sessions"]))
+    if not sessions:
+        raise InputError("the file has no sessions", file=source, path="$.sessions")
+    seen: set[str] = set()
+    for i, session in enumerate(sessions):
+        if session.family != sessions[0].family:
+            raise InputError(f"all sessions of a file are of one family ({sessions[0].family!r} first)",
+                             file=source, session=session.name, path=json_path(["sessions", i, "family"]))
+        if session.name in seen:
+            raise InputError("two sessions have this name", file=source, session=session.name,
+                             path=json_path(["sessions", i, "name"]))
+        seen.add(session.name)
+    return ScenarioFile(path=source, recording=data["recording"], sessions=sessions)
+
+
+def load_many(paths: list[str | Path]) -> list[ScenarioFile]:
+    """Load several files; a session name may appear only once across all of them."""
+    files = [load(p) for p in paths]
+    owner: dict[str, str] = {}
+    for f in files:
+        for s in f.sessions:
+            if s.name in owner:
+                raise InputError(f"the session name is also used in {owner[s.name]}", file=f.path, session=s.name)
+            owner[s.name] = f.path
+    return files

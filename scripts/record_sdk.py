@@ -1,0 +1,221 @@
+"""Record MCP sessions live from the official MCP Python SDK (mcp 2.3.0) over stdio.
+
+    python scripts/record_sdk.py SCENARIOS [--session NAME ...] [--timeout S] [--jobs N]
+
+Each session starts ``conformance/sdk_server.py`` as a subprocess behind ``stdio_tee.py`` and
+plays the scenario with the SDK's ``Client`` in the session's mode; ``raw`` sessions write their
+lines straight to the server, waiting for each reply. The normalised transcripts are printed
+as JSON on stdout; ``python -m agent_loop_sim record`` turns them into the committed file.
+Any failure (the server crashes or hangs, the SDK raises) exits 1 naming the session, and
+nothing is printed on stdout.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from agent_loop_sim import scenarios  # noqa: E402
+from agent_loop_sim.errors import InputError, RecorderError  # noqa: E402
+from agent_loop_sim.normalise import normalise_mcp  # noqa: E402
+from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
+
+SERVER = ROOT / "conformance" / "sdk_server.py"
+TEE = ROOT / "scripts" / "stdio_tee.py"
+CLIENT_INFO = types.Implementation(name="fixture-client", version="1.0.0")
+
+
+def server_command() -> list[str]:
+    """The fixture server's command line; tests swap it for a broken server."""
+    override = os.environ.get("AGENT_LOOP_SIM_MCP_SERVER")
+    return override.split() if override else [sys.executable, str(SERVER)]
+
+
+def _to_message(sender: str, line: str) -> Message:
+    receiver = "server" if sender == "client" else "client"
+    try:
+        return Message(sender, receiver, json=json.loads(line))
+    except json.JSONDecodeError:
+        return Message(sender, receiver, raw=line)
+
+
+class _Script:
+    """The application's scripted answers, handed out in order."""
+
+    def __init__(self, answers: dict[str, list[dict[str, Any]]]) -> None:
+        self.left = {kind: list(items) for kind, items in answers.items()}
+
+    def next(self, kind: str) -> dict[str, Any]:
+        if not self.left.get(kind):
+            raise RecorderError(f"the server asked for {kind} but the scenario has no answer left")
+        return self.left[kind].pop(0)
+
+
+async def _play(client: Client, actions: list[dict[str, Any]]) -> None:
+    for action in actions:
+        op = action["op"]
+        try:
+            if op == "ping":
+                await client.session.send_ping()
+            elif op == "list":
+                lister = {"tools": client.list_tools, "resources": client.list_resources,
+                          "templates": client.list_resource_templates, "prompts": client.list_prompts}
+                await lister[action["what"]]()
+            elif op == "call":
+                async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+                    pass
+                await client.call_tool(action["tool"], action.get("arguments"),
+                                       progress_callback=on_progress if action.get("progress") else None)
+            elif op == "read":
+                await client.read_resource(action["uri"])
+            elif op == "get":
+                await client.get_prompt(action["prompt"], action.get("arguments"))
+        except MCPError:
+            pass  # an error answer is part of the session; the application goes on
+
+
+async def record_client_session(session: scenarios.Session, log: Path) -> None:
+    spec = session.spec
+    answers = spec.get("answers", {})
+    script = _Script(answers)
+    callbacks: dict[str, Any] = {}
+    if "elicitation" in answers:
+        async def on_elicit(context: Any, params: Any) -> types.ElicitResult:
+            return types.ElicitResult.model_validate(script.next("elicitation"))
+        callbacks["elicitation_callback"] = on_elicit
+    if "sampling" in answers:
+        async def on_sample(context: Any, params: Any) -> types.CreateMessageResult:
+            return types.CreateMessageResult.model_validate(script.next("sampling"))
+        callbacks["sampling_callback"] = on_sample
+    params = StdioServerParameters(command=sys.executable, args=[str(TEE), str(log), "--", *server_command()])
+    async with Client(params, mode=spec["mode"], client_info=CLIENT_INFO, **callbacks) as client:
+        await _play(client, spec["actions"])
+
+
+async def record_raw_session(session: scenarios.Session, log: Path, timeout: float) -> None:
+    """Write each line to the server and wait for the replies it asks for."""
+    process = await anyio.open_process(server_command(), stderr=open(str(log) + ".stderr", "ab"))
+    assert process.stdin and process.stdout
+    entries: list[dict[str, str]] = []
+    buffer = b""
+
+    async def read_line() -> str:
+        nonlocal buffer
+        while b"\n" not in buffer:
+            chunk = await process.stdout.receive()
+            buffer += chunk
+        line, buffer = buffer.split(b"\n", 1)
+        return line.decode()
+
+    try:
+        for line in session.spec["lines"]:
+            entries.append({"from": "client", "line": line})
+            await process.stdin.send(line.encode() + b"\n")
+            for _ in range(_replies_expected(line)):
+                entries.append({"from": "server", "line": await read_line()})
+        await process.stdin.aclose()
+        # Anything the server still says before it exits belongs to the session too.
+        with anyio.move_on_after(timeout):
+            while True:
+                try:
+                    entries.append({"from": "server", "line": await read_line()})
+                except (anyio.EndOfStream, anyio.ClosedResourceError):
+                    break
+    finally:
+        if process.returncode is None:
+            process.kill()
+        await process.aclose()
+    log.write_text("".join(json.dumps(e) + "\n" for e in entries))
+
+
+def _replies_expected(line: str) -> int:
+    """A request (an object with a method and an id) expects one reply; a batch, one per request."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError:
+        return 0
+    items = data if isinstance(data, list) else [data]
+    return sum(1 for item in items if isinstance(item, dict) and "method" in item and "id" in item)
+
+
+async def record_session(session: scenarios.Session, timeout: float) -> Transcript:
+    with tempfile.TemporaryDirectory(prefix="record-sdk-") as tmp:
+        log = Path(tmp) / "wire.jsonl"
+        log.touch()
+        try:
+            with anyio.fail_after(timeout):
+                if session.mode == "raw":
+                    await record_raw_session(session, log, timeout)
+                else:
+                    await record_client_session(session, log)
+        except TimeoutError:
+            raise RecorderError(f"session {session.name!r}: no answer within {timeout:g} s "
+                                "(the server hung or crashed)") from None
+        except RecorderError as exc:
+            raise RecorderError(f"session {session.name!r}: {exc}") from None
+        except Exception as exc:  # the SDK raised: name the session, keep the cause
+            raise RecorderError(f"session {session.name!r}: the SDK raised {type(exc).__name__}: {exc}") from exc
+        lines = [json.loads(x) for x in log.read_text().splitlines() if x.strip()]
+    messages = [_to_message(e["from"], e["line"]) for e in lines]
+    return Transcript(session.name, session.mode, session.title, normalise_mcp(messages))
+
+
+async def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> list[Transcript]:
+    results: dict[str, Transcript] = {}
+    limiter = anyio.CapacityLimiter(jobs)
+
+    async def one(session: scenarios.Session) -> None:
+        async with limiter:
+            results[session.name] = await record_session(session, timeout)
+
+    async with anyio.create_task_group() as group:
+        for session in sessions:
+            group.start_soon(one, session)
+    return [results[s.name] for s in sessions]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("scenarios")
+    parser.add_argument("--session", action="append", default=[])
+    parser.add_argument("--timeout", type=float, default=20.0)
+    parser.add_argument("--jobs", type=int, default=4)
+    args = parser.parse_args(argv)
+    try:
+        file = scenarios.load(args.scenarios)
+        chosen = [file.session(n) for n in args.session] if args.session else list(file.sessions)
+        wrong = [s.name for s in chosen if s.family != "mcp"]
+        if wrong:
+            raise InputError(f"not MCP sessions: {', '.join(wrong)}", file=file.path)
+        transcripts = anyio.run(record_all, chosen, args.timeout, args.jobs)
+    except (InputError, RecorderError) as exc:
+        print(f"record_sdk: {exc}", file=sys.stderr)
+        return 1
+    except BaseExceptionGroup as group:  # anyio wraps a task's failure
+        first = group.exceptions[0]
+        while isinstance(first, BaseExceptionGroup):
+            first = first.exceptions[0]
+        print(f"record_sdk: {first}", file=sys.stderr)
+        return 1
+    import importlib.metadata as md
+    out = {"sdk": {"package": "mcp", "version": md.version("mcp")}, "transport": "stdio",
+           "sessions": [t.to_dict() for t in transcripts]}
+    json.dump(out, sys.stdout, ensure_ascii=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

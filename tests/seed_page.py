@@ -1,0 +1,37 @@
+"""Read the sessions out of the seed page (``../shared/seed/``), for one test: the committed
+recordings must hold all of its sessions with the same messages. Nothing else reads the page."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+SEED = Path(__file__).resolve().parent.parent.parent / "shared" / "seed" / "000_fa0fe55c568fe0da.txt"
+_HEADER = re.compile(r"^([a-z0-9_]+) \((?:([^,]+), )?(\d+) messages\): ")
+_ARROW = re.compile(r"^(\d+)\. (\w+) → (\w+)( \(SSE event\))?$")
+
+
+def seed_sessions() -> dict[str, list[dict]]:
+    """{session name: [{"n", "from", "to", "sse", "json" | "raw"}]} as the page prints them."""
+    sessions: dict[str, list[dict]] = {}
+    current: list[dict] | None = None
+    pending: dict | None = None
+    for line in SEED.read_text(encoding="utf-8").splitlines():
+        if (m := _HEADER.match(line)):
+            current = sessions.setdefault(m.group(1), [])
+            continue
+        if current is None:
+            continue
+        if (m := _ARROW.match(line)):
+            pending = {"n": int(m.group(1)), "from": m.group(2), "to": m.group(3), "sse": bool(m.group(4))}
+            continue
+        if pending is not None and line.strip() and line.strip() != "```":
+            try:
+                pending["json"] = json.loads(line)
+            except json.JSONDecodeError:
+                pending["raw"] = line
+            current.append(pending)
+            pending = None
+        if line.startswith("conformance/") or line == "The server":
+            current = None
+    return sessions
