@@ -1,0 +1,119 @@
+"""JSON-RPC 2.0 framing as the SDK's stdio transport reads and writes it.
+
+Every line is validated as one of four message shapes (the SDK's ``JSONRPCMessage`` union);
+a line that fits none of them -- not JSON, a batch, a bad id -- is dropped without a reply.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+
+
+@dataclass(frozen=True)
+class Request:
+    id: int | str
+    method: str
+    params: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Notification:
+    method: str
+    params: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Response:
+    id: int | str
+    result: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ErrorResponse:
+    id: int | str | None
+    error: dict[str, Any]
+
+
+Incoming = Request | Notification | Response | ErrorResponse
+
+
+class ProtocolError(Exception):
+    """A request the server answers with a JSON-RPC error instead of a result."""
+
+    def __init__(self, code: int, message: str, data: Any = None, *, has_data: bool = False) -> None:
+        super().__init__(message)
+        self.code, self.message, self.data = code, message, data
+        self.has_data = has_data or data is not None
+
+    def to_error(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.has_data:
+            error["data"] = self.data
+        return error
+
+
+def _is_id(value: Any) -> bool:
+    # A strict int (not a bool, not a float) or a string.
+    return (type(value) is int) or isinstance(value, str)
+
+
+def _is_params(value: Any) -> bool:
+    return value is None or isinstance(value, dict)
+
+
+def parse_line(line: str) -> Incoming | None:
+    """The message a line holds, or ``None`` for a line the transport drops.
+
+    Extra members are ignored, as the SDK's models ignore them; so a "request" whose id is
+    not a valid id is still a well-formed *notification* (it has a method and no usable id).
+    """
+    try:
+        data = json.loads(line)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("jsonrpc") != "2.0":
+        return None
+    method, params = data.get("method"), data.get("params")
+    if "id" in data and _is_id(data["id"]) and isinstance(method, str) and _is_params(params):
+        return Request(data["id"], method, params)
+    if isinstance(method, str) and _is_params(params):
+        return Notification(method, params)
+    if "id" in data and _is_id(data["id"]) and isinstance(data.get("result"), dict):
+        return Response(data["id"], data["result"])
+    if "id" in data and (data["id"] is None or _is_id(data["id"])) and _is_error(data.get("error")):
+        return ErrorResponse(data["id"], data["error"])
+    return None
+
+
+def _is_error(value: Any) -> bool:
+    return isinstance(value, dict) and type(value.get("code")) is int and isinstance(value.get("message"), str)
+
+
+def request(id: int | str, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"jsonrpc": "2.0", "id": id, "method": method}
+    if params is not None:
+        out["params"] = params
+    return out
+
+
+def notification(method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        out["params"] = params
+    return out
+
+
+def result(id: int | str, body: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": id, "result": body}
+
+
+def error(id: int | str | None, exc: ProtocolError) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": id, "error": exc.to_error()}

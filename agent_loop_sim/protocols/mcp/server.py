@@ -1,0 +1,337 @@
+"""The SDK's stdio server (``MCPServer``) as a sans-IO state machine.
+
+``ServerConnection(definition).receive(line)`` takes one line the client wrote and returns
+the JSON messages the server writes in answer, in order. No I/O, no clock: the same lines
+always give the same messages.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Generator
+
+from . import jsonrpc, wire_2025_11_25, wire_2026_07_28
+from .definition import (
+    ArgumentsRejected,
+    AskModel,
+    AskUser,
+    Progress,
+    ReadResource,
+    ResourceMissing,
+    ServerDefinition,
+    ToolCrash,
+)
+from .eras import Era, Verdict, transition
+from .jsonrpc import (
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    ErrorResponse,
+    Notification,
+    ProtocolError,
+    Request,
+    Response,
+)
+from .methods import BEFORE_INITIALIZE, CLIENT_REQUESTS, HANDLED
+from .versions import (
+    HANDSHAKE_VERSIONS,
+    LATEST_HANDSHAKE,
+    META_CLIENT_CAPABILITIES,
+    META_PROTOCOL_VERSION,
+    STATELESS_VERSIONS,
+)
+
+#: frames the server keeps from before the first request (the rest are dropped)
+PRE_REQUEST_REPLAY_LIMIT = 8
+
+Outgoing = list[dict[str, Any]]
+
+
+def invalid_params() -> ProtocolError:
+    # What a pydantic validation failure of the params becomes on the wire.
+    return ProtocolError(INVALID_PARAMS, "Invalid request parameters", "", has_data=True)
+
+
+@dataclass
+class _SuspendedCall:
+    """A handshake-era tool call waiting for the client's answer to a server request."""
+
+    request_id: int | str
+    tool: str
+    run: Generator[Any, Any, Any]
+    progress_token: int | str | None
+
+
+@dataclass
+class ServerConnection:
+    definition: ServerDefinition
+    era: Era = Era.UNDECIDED
+    version: str = LATEST_HANDSHAKE
+    initialized: bool = False
+    _frames_before_first_request: int = 0
+    _next_request_id: itertools.count = field(default_factory=lambda: itertools.count(1))
+    _suspended: dict[int | str, _SuspendedCall] = field(default_factory=dict)
+
+    # --- the transport ----------------------------------------------------------------------
+    def receive(self, line: str) -> Outgoing:
+        message = jsonrpc.parse_line(line)
+        if self.era is Era.UNDECIDED and not isinstance(message, Request):
+            # Frames ahead of the first request are replayed once the era is known; past the
+            # limit they are dropped, and a line that is no message is dropped anyway.
+            self._frames_before_first_request += 1
+            if self._frames_before_first_request > PRE_REQUEST_REPLAY_LIMIT:
+                return []
+        if message is None:
+            return []  # the stdio transport logs and drops it: no -32700
+        if isinstance(message, Request):
+            return self._on_request(message)
+        if isinstance(message, Notification):
+            self._on_notification(message)
+            return []
+        return self._on_answer(message)
+
+    # --- requests ---------------------------------------------------------------------------
+    def _on_request(self, request: Request) -> Outgoing:
+        self.era, verdict = transition(self.era, request.method, request.params)
+        try:
+            if verdict is Verdict.REFUSE_ENVELOPE:
+                raise ProtocolError(INVALID_REQUEST, "this connection serves the handshake protocol era; "
+                                    "requests carrying the 2026-07-28 envelope are not accepted on it")
+            if verdict is Verdict.REFUSE_INITIALIZE:
+                raise ProtocolError(UNSUPPORTED_PROTOCOL_VERSION, "connection is serving the 2026-07-28 protocol; "
+                                    "the initialize handshake is not accepted",
+                                    _initialize_after_stateless(request.params))
+            if self.era is Era.STATELESS:
+                return self._serve_stateless(request)
+            return self._serve_handshake(request)
+        except ProtocolError as exc:
+            return [jsonrpc.error(request.id, exc)]
+
+    def _check_method(self, method: str, version: str, params: dict[str, Any] | None) -> None:
+        if method in CLIENT_REQUESTS:
+            if version not in CLIENT_REQUESTS[method]:
+                raise ProtocolError(METHOD_NOT_FOUND, "Method not found", method)
+            _check_params(method, params)
+        if method not in HANDLED and method != "initialize":
+            raise ProtocolError(METHOD_NOT_FOUND, "Method not found", method)
+
+    def _serve_handshake(self, request: Request) -> Outgoing:
+        method, params = request.method, request.params
+        self._check_method(method, self.version, params)
+        if method == "initialize":
+            requested = (params or {}).get("protocolVersion")
+            version = requested if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE
+            body = wire_2025_11_25.initialize_result(self.definition, version)
+            self.version, self.initialized = version, True
+            return [jsonrpc.result(request.id, body)]
+        if not self.initialized and method not in BEFORE_INITIALIZE:
+            raise invalid_params()
+        return self._handle(request, wire_2025_11_25)
+
+    def _serve_stateless(self, request: Request) -> Outgoing:
+        version = _classify_envelope(request.params)
+        self._check_method(request.method, version, request.params)
+        return self._handle(request, wire_2026_07_28)
+
+    # --- handlers ---------------------------------------------------------------------------
+    def _handle(self, request: Request, wire: Any) -> Outgoing:
+        method, params = request.method, request.params or {}
+        d = self.definition
+        if method == "tools/call":
+            return self._call_tool(request, wire)
+        if method == "ping":
+            body: dict[str, Any] = {}
+        elif method == "server/discover":
+            body = wire_2026_07_28.discover_result()
+        elif method == "tools/list":
+            body = {"tools": [wire.tool_listing(t) for t in d.tools]}
+        elif method == "resources/list":
+            body = {"resources": [{"description": r.description, "mimeType": r.mime_type, "name": r.name,
+                                   "uri": r.uri} for r in d.resources]}
+        elif method == "resources/templates/list":
+            body = {"resourceTemplates": []}
+        elif method == "resources/read":
+            resource = d.resource(params["uri"])
+            if resource is None:
+                raise ProtocolError(INVALID_PARAMS, f"Unknown resource: {params['uri']}", {"uri": params["uri"]})
+            body = {"contents": [{"mimeType": resource.mime_type, "text": resource.read(), "uri": resource.uri}]}
+        elif method == "prompts/list":
+            body = {"prompts": [{"arguments": [{"name": a.name, "required": a.required} for a in p.arguments],
+                                 "description": p.description, "name": p.name} for p in d.prompts]}
+        elif method == "prompts/get":
+            body = self._get_prompt(params)
+        else:  # a handled method without a model here is a gap in the engine, not a protocol answer
+            raise NotImplementedError(method)
+        return [jsonrpc.result(request.id, wire.finish(method, body, d))]
+
+    def _get_prompt(self, params: dict[str, Any]) -> dict[str, Any]:
+        prompt = self.definition.prompt(params["name"])
+        arguments = params.get("arguments") or {}
+        if prompt is None:
+            raise ProtocolError(0, f"Unknown prompt: {params['name']}")
+        missing = {a.name for a in prompt.arguments if a.required} - set(arguments)
+        if missing:
+            raise ProtocolError(0, f"Missing required arguments: {missing!r}")
+        text = prompt.render(**{a.name: arguments[a.name] for a in prompt.arguments if a.name in arguments})
+        return {"description": prompt.description,
+                "messages": [{"content": {"text": text, "type": "text"}, "role": "user"}]}
+
+    # --- tools ------------------------------------------------------------------------------
+    def _call_tool(self, request: Request, wire: Any) -> Outgoing:
+        params = request.params or {}
+        name = params["name"]
+        token = _progress_token(params)
+        tool = self.definition.tool(name)
+        if tool is None:
+            return [self._tool_result(request.id, wire, _error_result(f"Unknown tool: {name}"))]
+        try:
+            arguments = tool.validate(params.get("arguments") or {})
+        except ArgumentsRejected as exc:
+            return [self._tool_result(request.id, wire, _error_result(f"Error executing tool {name}: {exc}"))]
+        run = tool.behaviour(**arguments)
+        if wire is wire_2026_07_28:
+            return self._drive_stateless(request, name, run, token, params.get("inputResponses"))
+        return self._drive(_SuspendedCall(request.id, name, run, token), None)
+
+    def _tool_result(self, request_id: int | str, wire: Any, body: dict[str, Any]) -> dict[str, Any]:
+        return jsonrpc.result(request_id, wire.finish("tools/call", body, self.definition))
+
+    def _step(self, call: _SuspendedCall, answer: Any, wire: Any, out: Outgoing) -> Any:
+        """Run the behaviour to its next question; return the question, or None when it finished."""
+        send: Any = answer
+        throw: Exception | None = None
+        while True:
+            try:
+                effect = call.run.throw(throw) if throw else call.run.send(send)
+            except StopIteration as done:
+                out.append(self._tool_result(call.request_id, wire, _value_result(done.value)))
+                return None
+            except ToolCrash:
+                out.append(self._tool_result(call.request_id, wire, _error_result(f"Error executing tool {call.tool}")))
+                return None
+            except ResourceMissing as exc:
+                out.append(self._tool_result(call.request_id, wire,
+                                             _error_result(f"Error executing tool {call.tool}: {exc}")))
+                return None
+            send, throw = None, None
+            if isinstance(effect, Progress):
+                if call.progress_token is not None:
+                    progress = {"progressToken": call.progress_token, "progress": effect.progress}
+                    if effect.total is not None:
+                        progress["total"] = effect.total
+                    out.append(jsonrpc.notification("notifications/progress", progress))
+            elif isinstance(effect, ReadResource):
+                resource = self.definition.resource(effect.uri)
+                if resource is None:
+                    throw = ResourceMissing(effect.uri)
+                else:
+                    send = resource.read()
+            else:
+                return effect
+
+    def _drive(self, call: _SuspendedCall, answer: Any) -> Outgoing:
+        out: Outgoing = []
+        question = self._step(call, answer, wire_2025_11_25, out)
+        if question is not None:
+            request_id = next(self._next_request_id)
+            method, params = wire_2025_11_25.server_request(question)
+            self._suspended[request_id] = call
+            out.append(jsonrpc.request(request_id, method, params))
+        return out
+
+    def _drive_stateless(self, request: Request, name: str, run: Generator[Any, Any, Any],
+                         token: int | str | None, responses: Any) -> Outgoing:
+        call = _SuspendedCall(request.id, name, run, token)
+        out: Outgoing = []
+        answer: Any = None
+        while True:
+            question = self._step(call, answer, wire_2026_07_28, out)
+            if question is None:
+                return out
+            if not responses:
+                body = wire_2026_07_28.input_required({question.key: wire_2026_07_28.input_request(question)})
+                out.append(self._tool_result(request.id, wire_2026_07_28, body))
+                call.run.close()
+                return out
+            if question.key not in responses:
+                call.run.close()
+                out.append(self._tool_result(request.id, wire_2026_07_28, _error_result(f"Error executing tool {name}")))
+                return out
+            answer = responses[question.key]
+
+    # --- answers from the client, and notifications ---------------------------------------
+    def _on_answer(self, message: Response | ErrorResponse) -> Outgoing:
+        call = self._suspended.pop(message.id, None) if message.id is not None else None
+        if call is None:
+            return []  # an answer to nothing the server asked: ignored
+        if isinstance(message, ErrorResponse):
+            # The SDK raises the client's error inside the tool; it leaves as a JSON-RPC error.
+            error = message.error
+            return [jsonrpc.error(call.request_id, ProtocolError(error["code"], error["message"], error.get("data"),
+                                                                 has_data="data" in error))]
+        return self._drive(call, message.result)
+
+    def _on_notification(self, message: Notification) -> None:
+        if message.method == "notifications/initialized" and self.era is not Era.STATELESS:
+            self.initialized = True
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+def _value_result(value: Any) -> dict[str, Any]:
+    return {"content": [{"text": str(value), "type": "text"}], "isError": False, "structuredContent": {"result": value}}
+
+
+def _error_result(text: str) -> dict[str, Any]:
+    return {"content": [{"text": text, "type": "text"}], "isError": True}
+
+
+def _progress_token(params: dict[str, Any]) -> int | str | None:
+    meta = params.get("_meta")
+    token = meta.get("progressToken") if isinstance(meta, dict) else None
+    return token if (type(token) is int or isinstance(token, str)) else None
+
+
+def _check_params(method: str, params: dict[str, Any] | None) -> None:
+    """The parts of the SDK's per-method params models that the fixture's requests can break."""
+    p = params or {}
+    needs = {"tools/call": ("name",), "resources/read": ("uri",), "prompts/get": ("name",)}.get(method, ())
+    for key in needs:
+        if not isinstance(p.get(key), str):
+            raise invalid_params()
+    if method in ("tools/call",) and p.get("arguments") is not None and not isinstance(p.get("arguments"), dict):
+        raise invalid_params()
+    if method == "prompts/get" and p.get("arguments") is not None:
+        args = p["arguments"]
+        if not isinstance(args, dict) or not all(isinstance(v, str) for v in args.values()):
+            raise invalid_params()
+    if method == "initialize":
+        if not isinstance(p.get("protocolVersion"), str) or not isinstance(p.get("capabilities"), dict) \
+                or not isinstance(p.get("clientInfo"), dict):
+            raise invalid_params()
+
+
+def _classify_envelope(params: dict[str, Any] | None) -> str:
+    """The 2026-07-28 envelope ladder: the first rung that fails decides the error."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if not isinstance(meta, dict):
+        raise ProtocolError(INVALID_PARAMS, "params._meta must be an object carrying the required "
+                            f"{META_PROTOCOL_VERSION!r} and {META_CLIENT_CAPABILITIES!r} envelope keys")
+    missing = [k for k in (META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES) if k not in meta]
+    if missing:
+        raise ProtocolError(INVALID_PARAMS, f"params._meta is missing the required envelope key(s): {', '.join(missing)}")
+    version = meta[META_PROTOCOL_VERSION]
+    if not isinstance(version, str):
+        raise ProtocolError(INVALID_PARAMS, "the protocol-version envelope value must be a string")
+    if version not in STATELESS_VERSIONS:
+        raise ProtocolError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version",
+                            {"supported": list(STATELESS_VERSIONS), "requested": version})
+    return version
+
+
+def _initialize_after_stateless(params: dict[str, Any] | None) -> dict[str, Any]:
+    requested = (params or {}).get("protocolVersion")
+    if isinstance(requested, str):
+        return {"supported": list(STATELESS_VERSIONS), "requested": requested}
+    return {"supported": list(STATELESS_VERSIONS)}

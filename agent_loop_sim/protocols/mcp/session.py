@@ -1,0 +1,69 @@
+"""Playing a scenario session: the client model and the server model, wired as stdio would.
+
+Messages are delivered in the order they are written, one at a time (a FIFO per direction,
+interleaved as the wire interleaves them), and every message is logged as it crosses, just
+as the recorder's tee logs the lines. Raw sessions skip the client model: their lines go to
+the server as they are.
+"""
+from __future__ import annotations
+
+import json
+from collections import deque
+from typing import Any
+
+from ...scenarios import Session
+from ...transcript import Message
+from .client import Answers, ClientModel
+from .definition import ServerDefinition
+from .server import ServerConnection
+
+
+def _wire(obj: dict[str, Any]) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def _logged(sender: str, line: str) -> Message:
+    receiver = "server" if sender == "client" else "client"
+    try:
+        return Message(sender, receiver, json=json.loads(line))
+    except json.JSONDecodeError:
+        return Message(sender, receiver, raw=line)
+
+
+def play_raw(lines: list[str], server: ServerConnection) -> list[Message]:
+    log: list[Message] = []
+    for line in lines:
+        log.append(_logged("client", line))
+        log.extend(_logged("server", _wire(m)) for m in server.receive(line))
+    return log
+
+
+def play_client(client: ClientModel, server: ServerConnection) -> list[Message]:
+    log: list[Message] = []
+    wire: deque[tuple[str, dict[str, Any]]] = deque(("client", m) for m in client.start())
+    while wire:
+        sender, message = wire.popleft()
+        line = _wire(message)
+        log.append(_logged(sender, line))
+        if sender == "client":
+            wire.extend(("server", m) for m in server.receive(line))
+        else:
+            wire.extend(("client", m) for m in client.receive(json.loads(line)))
+    return log
+
+
+def run_session(session: Session, definition: ServerDefinition) -> list[Message]:
+    spec = session.spec
+    server = ServerConnection(definition)
+    if spec["mode"] == "raw":
+        return play_raw(spec["lines"], server)
+    answers = spec.get("answers", {})
+    client = ClientModel(
+        mode=spec["mode"],
+        actions=spec["actions"],
+        answers=Answers(
+            elicitation=list(answers["elicitation"]) if "elicitation" in answers else None,
+            sampling=list(answers["sampling"]) if "sampling" in answers else None,
+        ),
+    )
+    return play_client(client, server)

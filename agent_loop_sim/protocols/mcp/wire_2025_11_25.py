@@ -1,0 +1,61 @@
+"""Wire shapes of the handshake era (``initialize``; the SDK serialises every handshake
+revision, 2024-11-05 to 2025-11-25, through the 2025-11-25 surface).
+
+Key order follows the SDK's serialiser: generated result models list their fields
+alphabetically; a JSON Schema keeps ``properties, required, type`` (the modelled keys) and
+then the rest.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .definition import AskModel, AskUser, ServerDefinition, Tool
+
+
+def _schema(schema: dict[str, Any]) -> dict[str, Any]:
+    modelled = ("properties", "required", "type")
+    out = {k: schema[k] for k in modelled if k in schema}
+    out.update({k: v for k, v in schema.items() if k not in modelled})
+    return out
+
+
+def tool_listing(tool: Tool) -> dict[str, Any]:
+    return {
+        "description": tool.description,
+        "inputSchema": _schema(tool.input_schema()),
+        "name": tool.name,
+        "outputSchema": _schema(tool.output_schema()),
+    }
+
+
+def capabilities() -> dict[str, Any]:
+    # What initialize reports: the server's own (static) list-changed flags, all false.
+    return {
+        "prompts": {"listChanged": False},
+        "resources": {"listChanged": False, "subscribe": False},
+        "tools": {"listChanged": False},
+    }
+
+
+def initialize_result(server: ServerDefinition, version: str) -> dict[str, Any]:
+    return {
+        "capabilities": capabilities(),
+        "protocolVersion": version,
+        "serverInfo": {"name": server.name, "version": server.version},
+    }
+
+
+def finish(method: str, body: dict[str, Any], server: ServerDefinition) -> dict[str, Any]:
+    """The handshake era sends a result as the handler made it."""
+    return body
+
+
+def server_request(effect: AskUser | AskModel) -> tuple[str, dict[str, Any]]:
+    """A question as a request from the server to the client, in construction order."""
+    if isinstance(effect, AskUser):
+        return "elicitation/create", {"mode": "form", "message": effect.message,
+                                      "requestedSchema": effect.requested_schema}
+    return "sampling/createMessage", {
+        "messages": [{"role": "user", "content": {"type": "text", "text": effect.text}}],
+        "maxTokens": effect.max_tokens,
+    }
