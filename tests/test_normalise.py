@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+from agent_loop_sim.normalise import normalise_a2a, normalise_mcp
+from agent_loop_sim.transcript import Message
+
+
+def test_mcp_ids_are_renumbered_per_side_and_tokens_follow_their_request():
+    log = [
+        Message("client", "server", json={"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                                          "params": {"_meta": {"progressToken": 7}}}),
+        Message("server", "client", json={"jsonrpc": "2.0", "method": "notifications/progress",
+                                          "params": {"progressToken": 7, "progress": 1}}),
+        Message("server", "client", json={"jsonrpc": "2.0", "id": 0, "method": "elicitation/create"}),
+        Message("client", "server", json={"jsonrpc": "2.0", "id": 0, "result": {}}),
+        Message("server", "client", json={"jsonrpc": "2.0", "id": 7, "result": {}}),
+        Message("client", "server", raw="{not json"),
+        Message("client", "server", json={"jsonrpc": "2.0", "id": None, "method": "x"}),
+    ]
+    out = normalise_mcp(log)
+    assert [m.json.get("id") if m.json else None for m in out] == ["c1", None, "s1", "s1", "c1", None, None]
+    assert out[0].json["params"]["_meta"]["progressToken"] == "c1"
+    assert out[1].json["params"]["progressToken"] == "c1"
+    assert out[5].raw == "{not json"
+    assert log[0].json["id"] == 7  # the input is not changed
+
+
+def test_mcp_string_and_int_ids_are_different_ids():
+    log = [Message("client", "server", json={"jsonrpc": "2.0", "id": 1, "method": "a"}),
+           Message("client", "server", json={"jsonrpc": "2.0", "id": "1", "method": "b"})]
+    assert [m.json["id"] for m in normalise_mcp(log)] == ["c1", "c2"]
+
+
+def test_a2a_uuids_in_order_of_appearance_inside_strings_too_and_times_blanked():
+    u1, u2 = "0c789eab-44eb-4154-8de8-bfee2d00e741", "11111111-2222-3333-4444-555555555555"
+    log = [Message("agent", "orchestrator", json={"z": u2, "a": f"Task {u1} is done",
+                                                  "status": {"timestamp": "2026-12-02T10:00:00.123456+00:00"}})]
+    (m,) = normalise_a2a(log)
+    assert list(m.json) == ["a", "status", "z"]
+    assert m.json == {"a": "Task <id-1> is done", "status": {"timestamp": "<time>"}, "z": "<id-2>"}
