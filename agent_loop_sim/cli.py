@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import engine
 from .compare import Difference, diff_sessions
-from .errors import InputError, RecorderError
+from .errors import EngineFailure, InputError, RecorderError
 from .jsonio import write_atomic
 from .project import RECORDERS, Project
 from .scenarios import ScenarioFile
@@ -137,4 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except RecorderError as exc:
         print(f"recording failed: {exc}", file=sys.stderr)
+        return EXIT_DIFFERENT
+    except EngineFailure as exc:
+        print(f"engine failed: {exc}", file=sys.stderr)
         return EXIT_DIFFERENT

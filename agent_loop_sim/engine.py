@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from .errors import EngineFailure, InputError
 from .normalise import NORMALISERS
 from .scenarios import Session
 from .transcript import Transcript
@@ -14,5 +15,10 @@ from .transcript import Transcript
 
 def run_session(session: Session) -> Transcript:
     protocol = import_module(f"agent_loop_sim.protocols.{session.family}")
-    messages = protocol.run_session(session)
+    try:
+        messages = protocol.run_session(session)
+    except InputError as exc:  # a scenario the protocol cannot play (e.g. an answer missing)
+        raise exc.within(file=session.source, session=session.name) from None
+    except Exception as exc:  # a gap in the model: say which session, keep the cause for debugging
+        raise EngineFailure(session.name, exc) from exc
     return Transcript(session.name, session.mode, session.title, NORMALISERS[session.family](messages))

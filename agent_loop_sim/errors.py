@@ -39,3 +39,11 @@ class InputError(Exception):
 
 class RecorderError(Exception):
     """A live recording failed (server crashed, hung, or the SDK raised); names the session."""
+
+
+class EngineFailure(Exception):
+    """The engine could not play a session it accepted: a gap in the model, named by session."""
+
+    def __init__(self, session: str, cause: BaseException) -> None:
+        super().__init__(f"session {session!r}: the engine failed ({type(cause).__name__}: {cause})")
+        self.session = session

@@ -21,6 +21,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Generator
 
+from ...errors import InputError
 from . import jsonrpc
 from .versions import (
     HANDSHAKE_VERSIONS,
@@ -39,7 +40,7 @@ INPUT_REQUIRED_MAX_ROUNDS = 10
 Program = Generator[dict[str, Any], Any, None]
 
 
-class ScriptExhausted(Exception):
+class ScriptExhausted(InputError):
     """The server asked a question the scenario has no scripted answer left for."""
 
 
@@ -62,7 +63,8 @@ class Answers:
         kind = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling"}[method]
         left = getattr(self, kind)
         if not left:
-            raise ScriptExhausted(f"the server asked for {kind} but the scenario has no answer left")
+            raise ScriptExhausted(f"the server asked for {kind} but the scenario has no answer left",
+                                  path="$.answers." + kind)
         return _as_sent(kind, left.pop(0))
 
 
