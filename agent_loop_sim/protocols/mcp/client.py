@@ -60,8 +60,11 @@ class Answers:
         return caps
 
     def answer(self, method: str) -> dict[str, Any]:
+        """The scripted answer, or :class:`NotSupported` when the client has no such callback."""
         kind = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling"}[method]
         left = getattr(self, kind)
+        if left is None:
+            raise NotSupported({"code": jsonrpc.INVALID_REQUEST, "message": f"{kind.capitalize()} not supported"})
         if not left:
             raise ScriptExhausted(f"the server asked for {kind} but the scenario has no answer left",
                                   path="$.answers." + kind)
@@ -82,6 +85,14 @@ def _content(content: dict[str, Any]) -> dict[str, Any]:
     out = {k: content[k] for k in order if k in content}
     out.update({k: v for k, v in content.items() if k not in order})
     return out
+
+
+class NotSupported(Exception):
+    """The client has no callback for a server's question: the SDK refuses it with this error."""
+
+    def __init__(self, error: dict[str, Any]) -> None:
+        super().__init__(error["message"])
+        self.error = error
 
 
 class RequestFailed(Exception):
@@ -112,7 +123,10 @@ class ClientModel:
     def receive(self, message: dict[str, Any]) -> list[dict[str, Any]]:
         """Take one message from the server; return what the client sends next."""
         if "method" in message and "id" in message:  # the server asks something
-            return [jsonrpc.result(message["id"], self.answers.answer(message["method"]))]
+            try:
+                return [jsonrpc.result(message["id"], self.answers.answer(message["method"]))]
+            except NotSupported as refused:
+                return [{"jsonrpc": "2.0", "id": message["id"], "error": refused.error}]
         if "method" in message:  # a notification (progress): the callback has nothing to say
             return []
         if message.get("id") != self._waiting_for:
@@ -240,6 +254,9 @@ class ClientModel:
         for _ in range(INPUT_REQUIRED_MAX_ROUNDS):
             if result.get("resultType") != "input_required":
                 return result
-            responses = {key: self.answers.answer(ask["method"]) for key, ask in result["inputRequests"].items()}
+            try:
+                responses = {key: self.answers.answer(ask["method"]) for key, ask in result["inputRequests"].items()}
+            except NotSupported as refused:  # the call fails in the application, nothing is sent
+                raise RequestFailed(refused.error) from None
             result = yield from self._request(method, {"inputResponses": responses, **params}, progress=progress)
         return result

@@ -38,6 +38,7 @@ from .versions import (
     HANDSHAKE_VERSIONS,
     LATEST_HANDSHAKE,
     META_CLIENT_CAPABILITIES,
+    META_CLIENT_INFO,
     META_PROTOCOL_VERSION,
     STATELESS_VERSIONS,
 )
@@ -46,6 +47,10 @@ from .versions import (
 PRE_REQUEST_REPLAY_LIMIT = 8
 
 Outgoing = list[dict[str, Any]]
+
+
+class HandlerCrash(Exception):
+    """A handler raised an ordinary exception; each era puts it on the wire its own way."""
 
 
 def invalid_params() -> ProtocolError:
@@ -134,8 +139,14 @@ class ServerConnection:
         self._check_method(request.method, version, request.params)
         return self._handle(request, wire_2026_07_28)
 
-    # --- handlers ---------------------------------------------------------------------------
     def _handle(self, request: Request, wire: Any) -> Outgoing:
+        try:
+            return self._dispatch(request, wire)
+        except HandlerCrash as crash:
+            raise wire.crash_error(str(crash)) from None
+
+    # --- handlers ---------------------------------------------------------------------------
+    def _dispatch(self, request: Request, wire: Any) -> Outgoing:
         method, params = request.method, request.params or {}
         d = self.definition
         if method == "tools/call":
@@ -169,11 +180,14 @@ class ServerConnection:
         prompt = self.definition.prompt(params["name"])
         arguments = params.get("arguments") or {}
         if prompt is None:
-            raise ProtocolError(0, f"Unknown prompt: {params['name']}")
+            raise HandlerCrash(f"Unknown prompt: {params['name']}")
         missing = {a.name for a in prompt.arguments if a.required} - set(arguments)
         if missing:
-            raise ProtocolError(0, f"Missing required arguments: {missing!r}")
-        text = prompt.render(**{a.name: arguments[a.name] for a in prompt.arguments if a.name in arguments})
+            raise HandlerCrash(f"Missing required arguments: {missing!r}")
+        if set(arguments) - {a.name for a in prompt.arguments}:
+            # The prompt function is called with every argument given; an unknown one makes it raise.
+            raise HandlerCrash(f"Error rendering prompt {prompt.name}")
+        text = prompt.render(**arguments)
         return {"description": prompt.description,
                 "messages": [{"content": {"text": text, "type": "text"}, "role": "user"}]}
 
@@ -293,9 +307,32 @@ def _progress_token(params: dict[str, Any]) -> int | str | None:
     return token if (type(token) is int or isinstance(token, str)) else None
 
 
+def _valid_progress_token(token: Any) -> bool:
+    # ProgressToken is ``str | int`` in pydantic's lax mode: a bool or an integral float passes too.
+    if isinstance(token, (str, int)):
+        return True
+    return isinstance(token, float) and token.is_integer()
+
+
+def _check_meta(meta: Any) -> None:
+    """``params._meta`` as the per-revision request models type it."""
+    if not isinstance(meta, dict):
+        raise invalid_params()
+    if "progressToken" in meta and not _valid_progress_token(meta["progressToken"]):
+        raise invalid_params()
+    if META_CLIENT_CAPABILITIES in meta and not isinstance(meta[META_CLIENT_CAPABILITIES], dict):
+        raise invalid_params()
+    info = meta.get(META_CLIENT_INFO)
+    if info is not None and not (isinstance(info, dict) and isinstance(info.get("name"), str)
+                                 and isinstance(info.get("version"), str)):
+        raise invalid_params()
+
+
 def _check_params(method: str, params: dict[str, Any] | None) -> None:
     """The parts of the SDK's per-method params models that the fixture's requests can break."""
     p = params or {}
+    if "_meta" in p:
+        _check_meta(p["_meta"])
     needs = {"tools/call": ("name",), "resources/read": ("uri",), "prompts/get": ("name",)}.get(method, ())
     for key in needs:
         if not isinstance(p.get(key), str):

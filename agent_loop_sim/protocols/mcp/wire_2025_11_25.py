@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .jsonrpc import ProtocolError
 from .definition import AskModel, AskUser, ServerDefinition, Tool
 
 
@@ -59,3 +60,8 @@ def server_request(effect: AskUser | AskModel) -> tuple[str, dict[str, Any]]:
         "messages": [{"role": "user", "content": {"type": "text", "text": effect.text}}],
         "maxTokens": effect.max_tokens,
     }
+
+
+def crash_error(message: str) -> ProtocolError:
+    """A handler's ordinary exception: the stream dispatcher keeps code 0 (v1 compatibility) and the text."""
+    return ProtocolError(0, message)

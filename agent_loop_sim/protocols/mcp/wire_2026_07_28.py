@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .jsonrpc import INTERNAL_ERROR, ProtocolError
 from .definition import AskModel, AskUser, ServerDefinition, Tool
 from .methods import CACHEABLE
 from .versions import META_SERVER_INFO, STATELESS_VERSIONS
@@ -72,3 +73,8 @@ def input_request(effect: AskUser | AskModel) -> dict[str, Any]:
 
 def input_required(requests: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return {"inputRequests": requests, "resultType": "input_required"}
+
+
+def crash_error(message: str) -> ProtocolError:
+    """A handler's ordinary exception: a generic internal error; the text stays on the server."""
+    return ProtocolError(INTERNAL_ERROR, "Internal server error")
