@@ -75,3 +75,15 @@ def test_tool_input_schema_is_derived_from_the_parameters():
                                                  "b": {"title": "B", "type": "integer"}},
                                   "required": ["a", "b"], "title": "addArguments", "type": "object"}
     assert add.validate({"a": "7", "b": 1.0}) == {"a": 7, "b": 1}
+
+
+def test_key_order_is_the_sdks_too():
+    """Not required by the JSON comparison, but the pages show it: the engine writes each MCP
+    message with its keys in the order the SDK sent them."""
+    for f in MCP_FILES:
+        committed = load_recording(str(ROOT / "recordings" / f.recording))
+        for session in f.sessions:
+            produced = engine.run_session(session)
+            expected = committed.session(session.name)
+            for n, (a, b) in enumerate(zip(produced.messages, expected.messages), 1):
+                assert json.dumps(a.json) == json.dumps(b.json), (session.name, n)
