@@ -4,8 +4,10 @@
 
 Each session starts ``conformance/sdk_server.py`` as a subprocess behind ``stdio_tee.py`` and
 plays the scenario with the SDK's ``Client`` in the session's mode; ``raw`` sessions write their
-lines straight to the server, waiting for each reply. The normalised transcripts are printed
-as JSON on stdout; ``python -m agent_loop_sim record`` turns them into the committed file.
+lines straight to the server; after each line the SDK reads as a request they wait for its
+response, recording any notification (progress) that comes before it. The normalised
+transcripts are printed as JSON on stdout; ``python -m agent_loop_sim record`` turns them into
+the committed file.
 Any failure (the server crashes or hangs, the SDK raises) exits 1 naming the session, and
 nothing is printed on stdout.
 """
@@ -124,8 +126,14 @@ async def record_raw_session(session: scenarios.Session, log: Path, timeout: flo
         for line in session.spec["lines"]:
             entries.append({"from": "client", "line": line})
             await process.stdin.send(line.encode() + b"\n")
-            for _ in range(_replies_expected(line)):
-                entries.append({"from": "server", "line": await read_line()})
+            # Wait for the response itself; notifications the server sends first (progress)
+            # are recorded in the order they arrive.
+            waiting = _replies_expected(line)
+            while waiting:
+                reply = await read_line()
+                entries.append({"from": "server", "line": reply})
+                if _is_response(reply):
+                    waiting -= 1
         await process.stdin.aclose()
         # Anything the server still says before it exits belongs to the session too.
         with anyio.move_on_after(timeout):
@@ -141,14 +149,32 @@ async def record_raw_session(session: scenarios.Session, log: Path, timeout: flo
     log.write_text("".join(json.dumps(e) + "\n" for e in entries))
 
 
-def _replies_expected(line: str) -> int:
-    """A request (an object with a method and an id) expects one reply; a batch, one per request."""
+def _is_response(line: str) -> bool:
+    """Whether a line the server wrote is a JSON-RPC response (a result or an error), not a notification."""
     try:
         data = json.loads(line)
     except json.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and "method" not in data and ("result" in data or "error" in data)
+
+
+def _replies_expected(line: str) -> int:
+    """How many replies to wait for after writing ``line``: one if the SDK reads it as a request, else none.
+
+    The line is parsed exactly as the SDK's stdio server parses it
+    (``jsonrpc_message_adapter.validate_json``). Only a line that comes out as a
+    ``JSONRPCRequest`` is answered. Everything else gets no reply and is dropped or
+    handled as a notification: bad JSON, a JSON array (a batch, even one of valid
+    requests), a scalar, an object without ``"jsonrpc": "2.0"``, an id that is not an
+    integer or a string (null, an object, a float such as ``1.5`` or ``1e3``, a bool),
+    or params that are not an object. A request line always gets exactly one reply,
+    so well-formed sessions are recorded exactly as before.
+    """
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception:  # whatever the SDK's parser rejects, its server drops without a reply
         return 0
-    items = data if isinstance(data, list) else [data]
-    return sum(1 for item in items if isinstance(item, dict) and "method" in item and "id" in item)
+    return 1 if isinstance(message, types.JSONRPCRequest) else 0
 
 
 async def record_session(session: scenarios.Session, timeout: float) -> Transcript:
