@@ -2,8 +2,9 @@
 
     python scripts/record_sdk.py SCENARIOS [--session NAME ...] [--timeout S] [--jobs N]
 
-Each session starts ``conformance/sdk_server.py`` as a subprocess behind ``stdio_tee.py`` and
-plays the scenario with the SDK's ``Client`` in the session's mode; ``raw`` sessions write their
+Each session gets a fresh ``conformance/sdk_server.py`` process (forked by
+``mcp_fork_server.py``, which imports the SDK once) behind ``stdio_tee.py``, and plays the
+scenario with the SDK's ``Client`` over stdio in the session's mode; ``raw`` sessions write their
 lines straight to the server; after each line the SDK reads as a request they wait for its
 response, recording any notification (progress) that comes before it. The normalised
 transcripts are printed as JSON on stdout; ``python -m agent_loop_sim record`` turns them into
@@ -18,6 +19,8 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,15 +38,70 @@ from agent_loop_sim.errors import InputError, RecorderError  # noqa: E402
 from agent_loop_sim.normalise import normalise_mcp  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 
-SERVER = ROOT / "conformance" / "sdk_server.py"
 TEE = ROOT / "scripts" / "stdio_tee.py"
 CLIENT_INFO = types.Implementation(name="fixture-client", version="1.0.0")
 
 
-def server_command() -> list[str]:
-    """The fixture server's command line; tests swap it for a broken server."""
+FORK_SERVER = ROOT / "scripts" / "mcp_fork_server.py"
+
+
+class Servers:
+    """Where each session's fresh server comes from.
+
+    By default one fork server imports the SDK and the fixture once and forks a fresh server
+    process per session (the import is most of a session's cost). ``AGENT_LOOP_SIM_MCP_SERVER``
+    names another command to start per session instead (the tests use broken servers).
+    """
+
+    def __init__(self, socket_path: str | None, command: list[str] | None) -> None:
+        self.socket_path, self.command = socket_path, command
+
+    def tee_args(self, log: Path) -> list[str]:
+        if self.command:
+            return [str(TEE), str(log), "--", *self.command]
+        return [str(TEE), str(log), "--socket", str(self.socket_path)]
+
+    async def open_raw(self, log: Path) -> tuple[Any, Any, Callable[[], Awaitable[None]]]:
+        """(send, receive, close-stdin) for writing lines straight to a fresh server."""
+        if self.command:
+            process = await anyio.open_process(self.command, stderr=open(str(log) + ".stderr", "ab"))
+            assert process.stdin and process.stdout
+
+            async def close() -> None:
+                await process.stdin.aclose()
+                with anyio.move_on_after(2):
+                    await process.wait()
+                if process.returncode is None:
+                    process.kill()
+                await process.aclose()
+            return process.stdin.send, process.stdout.receive, close
+        stream = await anyio.connect_unix(str(self.socket_path))
+        await stream.send(json.dumps({"stderr": str(log) + ".stderr"}).encode() + b"\n")
+
+        async def close_socket() -> None:
+            await stream.send_eof()
+        return stream.send, stream.receive, close_socket
+
+
+@asynccontextmanager
+async def servers() -> AsyncIterator[Servers]:
     override = os.environ.get("AGENT_LOOP_SIM_MCP_SERVER")
-    return override.split() if override else [sys.executable, str(SERVER)]
+    if override:
+        yield Servers(None, override.split())
+        return
+    with tempfile.TemporaryDirectory(prefix="mcp-fork-") as tmp:
+        path = str(Path(tmp) / "server.sock")
+        process = await anyio.open_process([sys.executable, str(FORK_SERVER), path], stderr=None)
+        try:
+            assert process.stdout
+            ready = b""
+            with anyio.fail_after(30):
+                while b"ready\n" not in ready:
+                    ready += await process.stdout.receive()
+            yield Servers(path, None)
+        finally:
+            process.terminate()
+            await process.aclose()
 
 
 def _to_message(sender: str, line: str) -> Message:
@@ -89,7 +147,7 @@ async def _play(client: Client, actions: list[dict[str, Any]]) -> None:
             pass  # an error answer is part of the session; the application goes on
 
 
-async def record_client_session(session: scenarios.Session, log: Path) -> None:
+async def record_client_session(session: scenarios.Session, log: Path, servers: Servers) -> None:
     spec = session.spec
     answers = spec.get("answers", {})
     script = _Script(answers)
@@ -102,50 +160,43 @@ async def record_client_session(session: scenarios.Session, log: Path) -> None:
         async def on_sample(context: Any, params: Any) -> types.CreateMessageResult:
             return types.CreateMessageResult.model_validate(script.next("sampling"))
         callbacks["sampling_callback"] = on_sample
-    params = StdioServerParameters(command=sys.executable, args=[str(TEE), str(log), "--", *server_command()])
+    params = StdioServerParameters(command=sys.executable, args=servers.tee_args(log))
     async with Client(params, mode=spec["mode"], client_info=CLIENT_INFO, **callbacks) as client:
         await _play(client, spec["actions"])
 
 
-async def record_raw_session(session: scenarios.Session, log: Path, timeout: float) -> None:
+async def record_raw_session(session: scenarios.Session, log: Path, timeout: float, servers: Servers) -> None:
     """Write each line to the server and wait for the replies it asks for."""
-    process = await anyio.open_process(server_command(), stderr=open(str(log) + ".stderr", "ab"))
-    assert process.stdin and process.stdout
+    send, receive, close = await servers.open_raw(log)
     entries: list[dict[str, str]] = []
     buffer = b""
 
     async def read_line() -> str:
         nonlocal buffer
         while b"\n" not in buffer:
-            chunk = await process.stdout.receive()
-            buffer += chunk
+            buffer += await receive()
         line, buffer = buffer.split(b"\n", 1)
         return line.decode()
 
-    try:
-        for line in session.spec["lines"]:
-            entries.append({"from": "client", "line": line})
-            await process.stdin.send(line.encode() + b"\n")
-            # Wait for the response itself; notifications the server sends first (progress)
-            # are recorded in the order they arrive.
-            waiting = _replies_expected(line)
-            while waiting:
-                reply = await read_line()
-                entries.append({"from": "server", "line": reply})
-                if _is_response(reply):
-                    waiting -= 1
-        await process.stdin.aclose()
-        # Anything the server still says before it exits belongs to the session too.
-        with anyio.move_on_after(timeout):
-            while True:
-                try:
-                    entries.append({"from": "server", "line": await read_line()})
-                except (anyio.EndOfStream, anyio.ClosedResourceError):
-                    break
-    finally:
-        if process.returncode is None:
-            process.kill()
-        await process.aclose()
+    for line in session.spec["lines"]:
+        entries.append({"from": "client", "line": line})
+        await send(line.encode() + b"\n")
+        # Wait for the response itself; notifications the server sends first (progress)
+        # are recorded in the order they arrive.
+        waiting = _replies_expected(line)
+        while waiting:
+            reply = await read_line()
+            entries.append({"from": "server", "line": reply})
+            if _is_response(reply):
+                waiting -= 1
+    await close()
+    # Anything the server still says before it exits belongs to the session too.
+    with anyio.move_on_after(timeout):
+        while True:
+            try:
+                entries.append({"from": "server", "line": await read_line()})
+            except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                break
     log.write_text("".join(json.dumps(e) + "\n" for e in entries))
 
 
@@ -177,23 +228,38 @@ def _replies_expected(line: str) -> int:
     return 1 if isinstance(message, types.JSONRPCRequest) else 0
 
 
-async def record_session(session: scenarios.Session, timeout: float) -> Transcript:
+def _innermost(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _server_said(log: Path) -> str:
+    """The last line the server wrote on stderr, if any, to say why it stopped."""
+    path = Path(str(log) + ".stderr")
+    lines = [x for x in path.read_text(errors="replace").splitlines() if x.strip()] if path.exists() else []
+    return f"; the server's last words: {lines[-1].strip()}" if lines else ""
+
+
+async def record_session(session: scenarios.Session, timeout: float, servers: Servers) -> Transcript:
     with tempfile.TemporaryDirectory(prefix="record-sdk-") as tmp:
         log = Path(tmp) / "wire.jsonl"
         log.touch()
         try:
             with anyio.fail_after(timeout):
                 if session.mode == "raw":
-                    await record_raw_session(session, log, timeout)
+                    await record_raw_session(session, log, timeout, servers)
                 else:
-                    await record_client_session(session, log)
+                    await record_client_session(session, log, servers)
         except TimeoutError:
             raise RecorderError(f"session {session.name!r}: no answer within {timeout:g} s "
-                                "(the server hung or crashed)") from None
+                                f"(the server hung or crashed){_server_said(log)}") from None
         except RecorderError as exc:
             raise RecorderError(f"session {session.name!r}: {exc}") from None
         except Exception as exc:  # the SDK raised: name the session, keep the cause
-            raise RecorderError(f"session {session.name!r}: the SDK raised {type(exc).__name__}: {exc}") from exc
+            cause = _innermost(exc)
+            raise RecorderError(f"session {session.name!r}: the SDK raised {type(cause).__name__}: {cause}"
+                                f"{_server_said(log)}") from exc
         lines = [json.loads(x) for x in log.read_text().splitlines() if x.strip()]
     messages = [_to_message(e["from"], e["line"]) for e in lines]
     return Transcript(session.name, session.mode, session.title, normalise_mcp(messages))
@@ -203,13 +269,15 @@ async def record_all(sessions: list[scenarios.Session], timeout: float, jobs: in
     results: dict[str, Transcript] = {}
     limiter = anyio.CapacityLimiter(jobs)
 
-    async def one(session: scenarios.Session) -> None:
-        async with limiter:
-            results[session.name] = await record_session(session, timeout)
+    async with servers() as source:
 
-    async with anyio.create_task_group() as group:
-        for session in sessions:
-            group.start_soon(one, session)
+        async def one(session: scenarios.Session) -> None:
+            async with limiter:
+                results[session.name] = await record_session(session, timeout, source)
+
+        async with anyio.create_task_group() as group:
+            for session in sessions:
+                group.start_soon(one, session)
     return [results[s.name] for s in sessions]
 
 

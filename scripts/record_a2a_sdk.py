@@ -1,0 +1,301 @@
+"""Record A2A sessions live from the official A2A Python SDK (a2a-sdk), JSON-RPC binding.
+
+    python scripts/record_a2a_sdk.py SCENARIOS [--session NAME ...] [--timeout S] [--jobs N]
+
+Each session gets a fresh instance of the agent in ``conformance/a2a_sdk_server.py``, mounted
+in process (an ASGI call per HTTP request; no socket). The requests come from the engine's own
+orchestrator (``agent_loop_sim.protocols.a2a.Orchestrator``): this script only carries them to
+the SDK and the answers back, reading streams event by event so that the orchestrator can close
+one when it has what it waits for. Every HTTP request runs on an event loop of its own, which
+runs until nothing is left to do and is then closed, so the agent keeps only its task store
+between requests.
+
+The normalised transcripts are printed as JSON on stdout; ``python -m agent_loop_sim record``
+turns them into the committed file. Any failure (a session runs past its timeout, the agent
+raises inside ``execute``/``cancel``, the SDK raises or answers what HTTP does not allow) exits 1
+with one line on stderr naming the session, and nothing on stdout. Each session runs in a child
+process, so a hung agent is stopped for sure.
+
+``AGENT_LOOP_SIM_A2A_AGENT=module:Class`` (or ``path/to/file.py:Class``) replaces the research
+agent's executor; the tests use it to check how faults are reported.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import importlib.util
+import json
+import logging
+import multiprocessing
+import os
+import sys
+import time
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from a2a.server.agent_execution import AgentExecutor, RequestContext  # noqa: E402
+
+from agent_loop_sim import scenarios  # noqa: E402
+from agent_loop_sim.errors import InputError, RecorderError  # noqa: E402
+from agent_loop_sim.normalise import normalise_a2a  # noqa: E402
+from agent_loop_sim.protocols.a2a import HttpRequest, HttpResponse, Orchestrator  # noqa: E402
+from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
+from conformance import a2a_sdk_server as fixture  # noqa: E402
+
+TRANSPORT = "in-process ASGI, JSON-RPC binding over HTTP (SSE for streams), one event loop per request"
+SETTLE_STEPS = 10_000
+
+
+def executor_class() -> type:
+    """The agent executor to serve: the research agent, or the one the environment names.
+
+    Resolved once, before the sessions are forked, so a bad name fails at once."""
+    spec = os.environ.get("AGENT_LOOP_SIM_A2A_AGENT")
+    if not spec:
+        return fixture.ResearchAgent
+    where, _, name = spec.rpartition(":")
+    if where.endswith(".py"):
+        loader = importlib.util.spec_from_file_location("a2a_agent_override", where)
+        if loader is None or loader.loader is None:
+            raise RecorderError(f"cannot load {where}")
+        module = importlib.util.module_from_spec(loader)
+        loader.loader.exec_module(module)
+    else:
+        module = importlib.import_module(where)
+    try:
+        return getattr(module, name)
+    except AttributeError:
+        raise RecorderError(f"{where} has no {name}") from None
+
+
+class GuardedExecutor(AgentExecutor):
+    """Passes every call on, and remembers what the agent raised (the SDK would swallow it)."""
+
+    def __init__(self, inner: AgentExecutor) -> None:
+        self.inner = inner
+        self.raised: BaseException | None = None
+
+    async def execute(self, context: RequestContext, event_queue) -> None:  # noqa: ANN001
+        try:
+            await self.inner.execute(context, event_queue)
+        except Exception as exc:
+            self.raised = self.raised or exc
+            raise
+
+    async def cancel(self, context: RequestContext, event_queue) -> None:  # noqa: ANN001
+        try:
+            await self.inner.cancel(context, event_queue)
+        except Exception as exc:
+            self.raised = self.raised or exc
+            raise
+
+
+class _SseReader:
+    """Splits a ``text/event-stream`` body into the data of each event, as bytes arrive."""
+
+    def __init__(self) -> None:
+        self.buffer = ""
+
+    def feed(self, chunk: bytes) -> list[str]:
+        self.buffer += chunk.decode("utf-8")
+        self.buffer = self.buffer.replace("\r\n", "\n").replace("\r", "\n")
+        out = []
+        while "\n\n" in self.buffer:
+            block, self.buffer = self.buffer.split("\n\n", 1)
+            data = [line[5:].removeprefix(" ") for line in block.split("\n") if line.startswith("data:")]
+            if data:
+                out.append("\n".join(data))
+        return out
+
+
+async def _settle() -> None:
+    """Let the SDK's background tasks run until none of them can make progress.
+
+    Without this, closing the loop could cut the SDK's clean-up of a finished task short, and
+    whether it did would depend on scheduling. CPython's loop keeps its runnable callbacks in
+    ``_ready``; elsewhere a fixed number of turns stands in for it."""
+    loop = asyncio.get_running_loop()
+    ready = getattr(loop, "_ready", None)
+    for turn in range(SETTLE_STEPS):
+        if (not ready) if ready is not None else turn >= 200:
+            return
+        await asyncio.sleep(0)
+
+
+async def _carry(app: Any, request: HttpRequest, on_event: Callable[[Any], bool]) -> tuple[HttpResponse, bool]:
+    """Carry one request to the ASGI app; stream events go to ``on_event`` until it says stop.
+
+    Returns the answer and whether the orchestrator hung up (rather than the agent closing)."""
+    path = request.url.split("://", 1)[-1]
+    host, _, path = path.partition("/")
+    path = "/" + path
+    body = json.dumps(request.body).encode() if request.body is not None else b""
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": request.method,
+        "scheme": "https", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+        "headers": [(b"host", host.encode())] + [(k.lower().encode("latin-1"), v.encode("latin-1"))
+                                                 for k, v in request.headers],
+        "server": (host, 443), "client": ("127.0.0.1", 50000),
+    }
+    request_sent = False
+    closed = asyncio.Event()
+    response = HttpResponse(0)
+    chunks: list[bytes] = []
+    sse: _SseReader | None = None
+    stopped = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal request_sent
+        if not request_sent:
+            request_sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await closed.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal sse, stopped
+        if message["type"] == "http.response.start":
+            response.status = message["status"]
+            response.headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in message.get("headers", [])]
+            content_type = next((v for k, v in response.headers if k.lower() == "content-type"), "")
+            if content_type.startswith("text/event-stream"):
+                sse = _SseReader()
+                response.events = []
+        elif message["type"] == "http.response.body":
+            chunk = message.get("body", b"")
+            if sse is not None and not stopped:
+                for data in sse.feed(chunk):
+                    event = json.loads(data)
+                    assert response.events is not None
+                    response.events.append(event)
+                    if on_event(event):
+                        stopped = True
+                        closed.set()  # the orchestrator hangs up
+                        break
+            elif sse is None:
+                chunks.append(chunk)
+            if not message.get("more_body", False):
+                closed.set()
+
+    await app(scope, receive, send)
+    await _settle()
+    if sse is None:
+        raw = b"".join(chunks)
+        response.body = json.loads(raw) if raw else None
+    return response, stopped
+
+
+def record_session(session: scenarios.Session, executor: type = fixture.ResearchAgent) -> Transcript:
+    """Play one session against a fresh agent; raises :class:`RecorderError` on any fault."""
+    guard = GuardedExecutor(executor())
+    app = fixture.app(guard)
+    orchestrator = Orchestrator(session.spec["steps"], fixture.BASE_URL, fixture.JSONRPC_PATH)
+    messages: list[Message] = []
+    while (request := orchestrator.next_request()) is not None:
+        messages.append(Message("orchestrator", "agent", json=request.transcript()))
+
+        def on_event(event: Any) -> bool:
+            messages.append(Message("agent", "orchestrator", json=event, sse=True))
+            return orchestrator.receive_event(event)
+
+        try:
+            response, hung_up = asyncio.run(_carry(app, request, on_event))
+        except Exception as exc:
+            raise RecorderError(f"the SDK raised {type(exc).__name__}: {exc}") from exc
+        if guard.raised is not None:
+            raise RecorderError(f"the agent raised {type(guard.raised).__name__}: {guard.raised}")
+        expected = (200,) if request.method == "POST" else (200, 304)
+        if response.status not in expected:
+            raise RecorderError(f"{request.method} {request.url} answered HTTP {response.status}")
+        if response.is_stream:
+            if not hung_up:
+                orchestrator.end_of_stream()
+        else:
+            messages.append(Message("agent", "orchestrator", json=response.transcript(request)))
+            orchestrator.receive(response)
+    return Transcript(session.name, session.mode, session.title, normalise_a2a(messages))
+
+
+def _child(session: scenarios.Session, executor: type, conn: Connection) -> None:
+    logging.disable(logging.CRITICAL)  # the SDK logs handled errors as warnings; they are not faults
+    try:
+        conn.send(("ok", record_session(session, executor).to_dict()))
+    except (RecorderError, InputError) as exc:
+        conn.send(("error", str(exc)))
+    except BaseException as exc:  # noqa: BLE001 - anything else is a fault of the recording too
+        conn.send(("error", f"the recorder raised {type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
+def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> list[dict[str, Any]]:
+    """Record every session, ``jobs`` at a time, each in a forked child; the first fault raises."""
+    context = multiprocessing.get_context("fork")
+    executor = executor_class()
+    pending = list(enumerate(sessions))
+    running: dict[Connection, tuple[int, scenarios.Session, Any, float]] = {}
+    results: dict[int, dict[str, Any]] = {}
+    try:
+        while pending or running:
+            while pending and len(running) < max(1, jobs):
+                index, session = pending.pop(0)
+                parent, child = context.Pipe(duplex=False)
+                process = context.Process(target=_child, args=(session, executor, child), daemon=True)
+                process.start()
+                child.close()
+                running[parent] = (index, session, process, time.monotonic() + timeout)
+            soonest = min(deadline for *_, deadline in running.values())
+            for conn in wait(list(running), timeout=max(0.0, soonest - time.monotonic())):
+                index, session, process, _ = running.pop(conn)
+                try:
+                    status, payload = conn.recv()
+                except EOFError:
+                    status, payload = "error", f"the recording process died (exit {process.exitcode})"
+                process.join(timeout=5)
+                if status != "ok":
+                    raise RecorderError(f"session {session.name!r}: {payload}")
+                results[index] = payload
+            for conn, (index, session, process, deadline) in list(running.items()):
+                if time.monotonic() >= deadline:
+                    raise RecorderError(f"session {session.name!r}: no answer within {timeout:g} s "
+                                        "(the agent hung or the SDK never finished a request)")
+    finally:
+        for conn, (_, _, process, _) in running.items():
+            process.kill()
+            process.join()
+            conn.close()
+    return [results[i] for i in range(len(sessions))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("scenarios")
+    parser.add_argument("--session", action="append", default=[])
+    parser.add_argument("--timeout", type=float, default=20.0)
+    parser.add_argument("--jobs", type=int, default=4)
+    args = parser.parse_args(argv)
+    try:
+        file = scenarios.load(args.scenarios)
+        chosen = [file.session(n) for n in args.session] if args.session else list(file.sessions)
+        wrong = [s.name for s in chosen if s.family != "a2a"]
+        if wrong:
+            raise InputError(f"not A2A sessions: {', '.join(wrong)}", file=file.path)
+        transcripts = record_all(chosen, args.timeout, args.jobs)
+    except (InputError, RecorderError) as exc:
+        print(f"record_a2a_sdk: {exc}", file=sys.stderr)
+        return 1
+    import importlib.metadata as md
+
+    out = {"sdk": {"package": "a2a-sdk", "version": md.version("a2a-sdk")}, "transport": TRANSPORT,
+           "sessions": transcripts}
+    json.dump(out, sys.stdout, ensure_ascii=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
