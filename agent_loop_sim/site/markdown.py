@@ -30,6 +30,11 @@ def text(value: str) -> str:
     return _MARKDOWN_PUNCTUATION.sub(r"\\\1", html.escape(one_line, quote=False))
 
 
+def title(value: str) -> str:
+    """Text for a quoted title (a tab's, an admonition's): :func:`text`, and no bare quote."""
+    return text(value).replace('"', "&quot;")
+
+
 def _longest_backtick_run(value: str) -> int:
     return max((len(m.group(0)) for m in _BACKTICKS.finditer(value)), default=0)
 
@@ -45,7 +50,7 @@ def code(value: str) -> str:
 def fence(content: str, lang: str = "text", indent: str = "", attrs: str = "") -> str:
     """A fenced code block; the fence is longer than any backtick run in ``content``."""
     ticks = "`" * max(3, _longest_backtick_run(content) + 1)
-    head = f"{ticks} {lang}" + (f" {attrs}" if attrs else "")
+    head = f"{ticks}{lang}" + (f" {attrs}" if attrs else "")
     lines = [head, *content.split("\n"), ticks]
     return "\n".join(indent + line if line else line for line in lines)
 

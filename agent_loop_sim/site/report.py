@@ -91,6 +91,12 @@ class Report:
     def families(self) -> list[str]:
         return [family for family in PARTIES if any(f.family == family for f in self.files)]
 
+    @property
+    def complete_families(self) -> list[str]:
+        """The families whose recordings could all be read (their findings can be checked)."""
+        return [family for family in self.families
+                if not self.errors and all(f.error is None for f in self.files if f.family == family)]
+
     def session(self, name: str) -> SessionResult | None:
         return next((s for s in self.sessions if s.name == name), None)
 
@@ -123,6 +129,14 @@ class Report:
         return out
 
 
+def _root_cause(exc: BaseException) -> BaseException:
+    seen = {id(exc)}
+    while exc.__cause__ is not None and id(exc.__cause__) not in seen:
+        exc = exc.__cause__
+        seen.add(id(exc))
+    return exc
+
+
 def _where(exc: BaseException, project: Project) -> str:
     """The innermost frame of a traceback, as ``file:line in function``."""
     frames = traceback.extract_tb(exc.__traceback__)
@@ -133,11 +147,15 @@ def _where(exc: BaseException, project: Project) -> str:
 
 
 def _run(engine: Engine, session: Session, project: Project) -> tuple[Transcript | None, str | None]:
-    # The engine is other people's code, possibly half-written: any exception is a result.
+    # The engine is other people's code, possibly half-written: any exception is a result, told
+    # by its root cause (the engine wraps gaps in EngineFailure) and where that was raised.
     try:
         produced = engine(session)
+    except InputError as exc:
+        return None, f"the scenario cannot be played: {exc}"
     except Exception as exc:  # noqa: BLE001
-        return None, f"{type(exc).__name__}: {exc}{_where(exc, project)}"
+        root = _root_cause(exc)
+        return None, f"{type(root).__name__}: {root}{_where(root, project)}"
     if not isinstance(produced, Transcript):
         return None, f"the engine returned {type(produced).__name__}, not a Transcript"
     return produced, None
@@ -150,8 +168,9 @@ def _compare_file(project: Project, file: ScenarioFile, engine: Engine) -> Recor
     try:
         recording = load_recording(str(recording_path))
     except InputError as exc:
+        exc.file = recording_file  # the path as the project writes it, not as it was opened
         return RecordingResult(scenario_file, recording_file, file.family, None, (),
-                               error=f"the recording cannot be read: {exc.within(file=recording_file)}")
+                               error=f"the recording cannot be read: {exc}")
     if recording.family != file.family:
         return RecordingResult(scenario_file, recording_file, file.family, recording, (),
                                error=f"{recording_file}: the recording is of family {recording.family!r}, "

@@ -328,25 +328,26 @@ def _check_meta(meta: Any) -> None:
         raise invalid_params()
 
 
+#: The params fields the SDK's request models type, for the requests the fixture answers:
+#: field -> (accepted type, required). A value of the wrong type is a -32602.
+PARAMS_FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
+    "initialize": {"protocolVersion": (str, True), "capabilities": (dict, True), "clientInfo": (dict, True)},
+    "tools/call": {"name": (str, True), "arguments": (dict, False)},
+    "resources/read": {"uri": (str, True)},
+    "prompts/get": {"name": (str, True), "arguments": (dict, False)},
+}
+
+
 def _check_params(method: str, params: dict[str, Any] | None) -> None:
-    """The parts of the SDK's per-method params models that the fixture's requests can break."""
     p = params or {}
     if "_meta" in p:
         _check_meta(p["_meta"])
-    needs = {"tools/call": ("name",), "resources/read": ("uri",), "prompts/get": ("name",)}.get(method, ())
-    for key in needs:
-        if not isinstance(p.get(key), str):
+    for key, (kind, required) in PARAMS_FIELDS.get(method, {}).items():
+        value = p.get(key)
+        if (value is None and required) or (value is not None and not isinstance(value, kind)):
             raise invalid_params()
-    if method in ("tools/call",) and p.get("arguments") is not None and not isinstance(p.get("arguments"), dict):
-        raise invalid_params()
-    if method == "prompts/get" and p.get("arguments") is not None:
-        args = p["arguments"]
-        if not isinstance(args, dict) or not all(isinstance(v, str) for v in args.values()):
-            raise invalid_params()
-    if method == "initialize":
-        if not isinstance(p.get("protocolVersion"), str) or not isinstance(p.get("capabilities"), dict) \
-                or not isinstance(p.get("clientInfo"), dict):
-            raise invalid_params()
+    if method == "prompts/get" and not all(isinstance(v, str) for v in (p.get("arguments") or {}).values()):
+        raise invalid_params()  # prompt arguments are strings
 
 
 def _classify_envelope(params: dict[str, Any] | None) -> str:
