@@ -170,7 +170,9 @@ class _Problem:
     value: Any
 
 
-_INT_TEXT = re.compile(r"^\s*[+-]?\d+(_\d+)*\s*$")
+# What pydantic's lax int accepts from a string: ASCII digits, single underscores between them,
+# a sign, surrounding blanks, and a fractional part of zeros only ("5.0" is 5, "5." is not).
+_INT_TEXT = re.compile(r"^\s*([+-]?[0-9]+(?:_[0-9]+)*)(?:\.0+)?\s*$")
 
 
 def _coerce(kind: str, value: Any) -> tuple[Any, tuple[str, str] | None]:
@@ -189,8 +191,8 @@ def _coerce(kind: str, value: Any) -> tuple[Any, tuple[str, str] | None]:
                 return None, ("int_parsing_size", "Unable to parse input string as an integer, exceeded maximum size")
             return int(value), None
         if isinstance(value, str):
-            if _INT_TEXT.match(value):
-                return int(value.strip().replace("_", "")), None
+            if (match := _INT_TEXT.match(value)):
+                return int(match.group(1).replace("_", "")), None
             return None, ("int_parsing", "Input should be a valid integer, unable to parse string as an integer")
         return None, ("int_type", "Input should be a valid integer")
     if kind == "string":
@@ -224,8 +226,10 @@ def _pre_parse_json(params: tuple[Param, ...], arguments: dict[str, Any]) -> dic
 
 
 def _python_repr(value: Any) -> str:
-    # pydantic prints the input as Python would; JSON values map onto Python values one to one.
-    return repr(value)
+    # pydantic prints the input as Python would (JSON values map onto Python values one to one),
+    # cutting a long one down to its first 25 and last 24 characters.
+    text = repr(value)
+    return text if len(text) <= 50 else f"{text[:25]}...{text[-24:]}"
 
 
 def validate_arguments(model: str, params: tuple[Param, ...], arguments: dict[str, Any]) -> dict[str, Any]:
