@@ -178,16 +178,22 @@ async def record_raw_session(session: scenarios.Session, log: Path, timeout: flo
         line, buffer = buffer.split(b"\n", 1)
         return line.decode()
 
+    asked: set[Any] = set()  # ids of requests the server sent and nobody answered yet
     for line in session.spec["lines"]:
         entries.append({"from": "client", "line": line})
         await send(line.encode() + b"\n")
-        # Wait for the response itself; notifications the server sends first (progress)
-        # are recorded in the order they arrive.
-        waiting = _replies_expected(line)
+        # Wait for what the line causes: the response to a request, or the resumed call's outcome
+        # when the line answers the server's own request. Notifications that come first (progress)
+        # are recorded in the order they arrive; a request from the server also ends the wait
+        # (it waits for an answer that only a later line can give).
+        waiting = _replies_expected(line, asked)
         while waiting:
             reply = await read_line()
             entries.append({"from": "server", "line": reply})
-            if _is_response(reply):
+            kind = _kind(reply)
+            if kind == "request":
+                asked.add(json.loads(reply)["id"])
+            if kind in ("response", "request"):
                 waiting -= 1
     await close()
     # Anything the server still says before it exits belongs to the session too.
@@ -200,17 +206,22 @@ async def record_raw_session(session: scenarios.Session, log: Path, timeout: flo
     log.write_text("".join(json.dumps(e) + "\n" for e in entries))
 
 
-def _is_response(line: str) -> bool:
-    """Whether a line the server wrote is a JSON-RPC response (a result or an error), not a notification."""
+def _kind(line: str) -> str:
+    """What a line the server wrote is: a "response", a "request" to the client, or "other"."""
     try:
         data = json.loads(line)
     except json.JSONDecodeError:
-        return False
-    return isinstance(data, dict) and "method" not in data and ("result" in data or "error" in data)
+        return "other"
+    if not isinstance(data, dict):
+        return "other"
+    if "method" in data:
+        return "request" if "id" in data else "other"
+    return "response" if ("result" in data or "error" in data) else "other"
 
 
-def _replies_expected(line: str) -> int:
-    """How many replies to wait for after writing ``line``: one if the SDK reads it as a request, else none.
+def _replies_expected(line: str, asked: set[Any]) -> int:
+    """How many replies to wait for after writing ``line``: one if the SDK reads it as a request
+    (or as the answer to a request the server is waiting on), else none.
 
     The line is parsed exactly as the SDK's stdio server parses it
     (``jsonrpc_message_adapter.validate_json``). Only a line that comes out as a
@@ -225,7 +236,12 @@ def _replies_expected(line: str) -> int:
         message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
     except Exception:  # whatever the SDK's parser rejects, its server drops without a reply
         return 0
-    return 1 if isinstance(message, types.JSONRPCRequest) else 0
+    if isinstance(message, types.JSONRPCRequest):
+        return 1
+    if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) and message.id in asked:
+        asked.discard(message.id)
+        return 1
+    return 0
 
 
 def _innermost(exc: BaseException) -> BaseException:

@@ -117,7 +117,7 @@ class ServerConnection:
         if method in CLIENT_REQUESTS:
             if version not in CLIENT_REQUESTS[method]:
                 raise ProtocolError(METHOD_NOT_FOUND, "Method not found", method)
-            _check_params(method, params)
+            _check_params(method, params, version in STATELESS_VERSIONS)
         if method not in HANDLED and method != "initialize":
             raise ProtocolError(METHOD_NOT_FOUND, "Method not found", method)
 
@@ -328,26 +328,58 @@ def _check_meta(meta: Any) -> None:
         raise invalid_params()
 
 
-#: The params fields the SDK's request models type, for the requests the fixture answers:
-#: field -> (accepted type, required). A value of the wrong type is a -32602.
-PARAMS_FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
-    "initialize": {"protocolVersion": (str, True), "capabilities": (dict, True), "clientInfo": (dict, True)},
-    "tools/call": {"name": (str, True), "arguments": (dict, False)},
-    "resources/read": {"uri": (str, True)},
-    "prompts/get": {"name": (str, True), "arguments": (dict, False)},
+#: The params fields the SDK's per-revision request models type: field -> (accepted type or
+#: values, required, stateless revision only). A value of the wrong type is a -32602 ("Invalid
+#: request parameters"), raised before the server looks for a handler.
+_LIST = {"cursor": (str, False, False)}
+_INPUT = {"inputResponses": (dict, False, True), "requestState": (str, False, True)}
+LOG_LEVELS = ("alert", "critical", "debug", "emergency", "error", "info", "notice", "warning")
+PARAMS_FIELDS: dict[str, dict[str, tuple[Any, bool, bool]]] = {
+    "initialize": {"protocolVersion": (str, True, False), "capabilities": (dict, True, False),
+                   "clientInfo": (dict, True, False)},
+    "tools/list": _LIST, "prompts/list": _LIST, "resources/list": _LIST, "resources/templates/list": _LIST,
+    "tools/call": {"name": (str, True, False), "arguments": (dict, False, False), **_INPUT},
+    "resources/read": {"uri": (str, True, False), **_INPUT},
+    "prompts/get": {"name": (str, True, False), "arguments": (dict, False, False), **_INPUT},
+    "resources/subscribe": {"uri": (str, True, False)},
+    "resources/unsubscribe": {"uri": (str, True, False)},
+    "logging/setLevel": {"level": (LOG_LEVELS, True, False)},
+    "completion/complete": {"ref": (dict, True, False), "argument": (dict, True, False)},
+    "subscriptions/listen": {"notifications": (dict, True, False)},
 }
 
 
-def _check_params(method: str, params: dict[str, Any] | None) -> None:
+def _fits(value: Any, kind: Any) -> bool:
+    return value in kind if isinstance(kind, tuple) else isinstance(value, kind)
+
+
+def _check_params(method: str, params: dict[str, Any] | None, stateless: bool) -> None:
     p = params or {}
     if "_meta" in p:
         _check_meta(p["_meta"])
-    for key, (kind, required) in PARAMS_FIELDS.get(method, {}).items():
+    for key, (kind, required, stateless_only) in PARAMS_FIELDS.get(method, {}).items():
+        if stateless_only and not stateless:
+            continue  # an unknown member to the handshake revisions: ignored
         value = p.get(key)
-        if (value is None and required) or (value is not None and not isinstance(value, kind)):
+        if (value is None and required) or (value is not None and not _fits(value, kind)):
             raise invalid_params()
     if method == "prompts/get" and not all(isinstance(v, str) for v in (p.get("arguments") or {}).values()):
         raise invalid_params()  # prompt arguments are strings
+    if method == "completion/complete":
+        ref, argument = p["ref"], p["argument"]
+        if ref.get("type") not in ("ref/prompt", "ref/resource") or not isinstance(
+                ref.get("name" if ref.get("type") == "ref/prompt" else "uri"), str):
+            raise invalid_params()
+        if not (isinstance(argument.get("name"), str) and isinstance(argument.get("value"), str)):
+            raise invalid_params()
+    if method == "subscriptions/listen":
+        wanted = p["notifications"]
+        flags = ("toolsListChanged", "promptsListChanged", "resourcesListChanged")
+        if any(wanted.get(f) is not None and not isinstance(wanted.get(f), bool) for f in flags):
+            raise invalid_params()
+        uris = wanted.get("resourceSubscriptions")
+        if uris is not None and not (isinstance(uris, list) and all(isinstance(u, str) for u in uris)):
+            raise invalid_params()
 
 
 def _classify_envelope(params: dict[str, Any] | None) -> str:
