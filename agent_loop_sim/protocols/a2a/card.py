@@ -1,0 +1,96 @@
+"""The agent card and how the SDK serves it at ``/.well-known/agent-card.json``.
+
+The card is written with protobuf's JSON mapping (camelCase, empty fields left out). The answer
+always carries a weak ETag, ``W/"<sha256 of the card as compact JSON with sorted keys>"``
+(``signatures`` left out of the hash). A conditional GET whose ``If-None-Match`` names that tag
+(weak comparison, so ``W/"x"`` and ``"x"`` match; ``*`` matches anything) gets ``304`` with the
+ETag and no body; anything else gets ``200`` with the card as ``application/json``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+WELL_KNOWN_PATH = "/.well-known/agent-card.json"
+
+
+@dataclass(frozen=True)
+class Skill:
+    """One ``AgentSkill`` of the card."""
+
+    id: str
+    name: str
+    description: str
+    tags: tuple[str, ...] = ()
+    examples: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "name": self.name, "description": self.description}
+        if self.tags:
+            out["tags"] = list(self.tags)
+        if self.examples:
+            out["examples"] = list(self.examples)
+        return out
+
+
+@dataclass(frozen=True)
+class AgentCard:
+    """The public card of an agent that serves the JSON-RPC binding at ``base_url + rpc_path``."""
+
+    name: str
+    description: str
+    version: str
+    base_url: str
+    rpc_path: str = "/a2a"
+    protocol_version: str = "1.0"
+    streaming: bool = False
+    push_notifications: bool = False
+    extended_agent_card: bool = False
+    default_input_modes: tuple[str, ...] = ()
+    default_output_modes: tuple[str, ...] = ()
+    skills: tuple[Skill, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict[str, Any]:
+        """The card as the SDK writes it."""
+        capabilities = {key: True for key, on in (("streaming", self.streaming),
+                                                   ("pushNotifications", self.push_notifications),
+                                                   ("extendedAgentCard", self.extended_agent_card)) if on}
+        out: dict[str, Any] = {
+            "name": self.name,
+            "description": self.description,
+            "supportedInterfaces": [{"url": self.base_url + self.rpc_path, "protocolBinding": "JSONRPC",
+                                     "protocolVersion": self.protocol_version}],
+            "version": self.version,
+            "capabilities": capabilities,
+        }
+        if self.default_input_modes:
+            out["defaultInputModes"] = list(self.default_input_modes)
+        if self.default_output_modes:
+            out["defaultOutputModes"] = list(self.default_output_modes)
+        if self.skills:
+            out["skills"] = [s.to_json() for s in self.skills]
+        return out
+
+    def etag(self) -> str:
+        """The weak ETag the SDK sends with the card."""
+        unsigned = {k: v for k, v in self.to_json().items() if k != "signatures"}
+        body = json.dumps(unsigned, sort_keys=True, separators=(",", ":"))
+        return f'W/"{hashlib.sha256(body.encode("utf-8")).hexdigest()}"'
+
+
+def if_none_match_hits(header: str, etag: str) -> bool:
+    """Whether an ``If-None-Match`` value selects the entity tagged ``etag`` (RFC 9110, 13.1.2)."""
+    candidates = [c.strip() for c in header.split(",")]
+    if "*" in candidates:
+        return True
+    return any(c.removeprefix("W/") == etag.removeprefix("W/") for c in candidates)
+
+
+def serve_card(card: AgentCard, if_none_match: str | None) -> tuple[int, list[tuple[str, str]], Any]:
+    """``(status, headers, body)`` of the answer to ``GET /.well-known/agent-card.json``."""
+    etag = card.etag()
+    if if_none_match and if_none_match_hits(if_none_match, etag):
+        return 304, [("ETag", etag)], None
+    return 200, [("Content-Type", "application/json"), ("ETag", etag)], card.to_json()

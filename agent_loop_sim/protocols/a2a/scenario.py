@@ -1,0 +1,175 @@
+"""The A2A part of a scenario: what the orchestrating application does, step by step.
+
+A session has ``steps``, played in order by the orchestrator (:mod:`.orchestrator`)::
+
+    {"op": "card", "revalidate": true?, "if_none_match": "W/\\"...\\""?}
+    {"op": "send", "text": "..." | "parts": [...], "stream": true?, "task": REF?, "context": CTX?,
+                   "as": LABEL?, "message": LABEL?, "history_length": N?}
+    {"op": "get", "task": REF?, "history_length": N?}
+    {"op": "cancel", "task": REF?}
+    {"op": "subscribe", "task": REF?}
+    {"op": "extended_card"}
+    {"op": "list", "context": CTX?, "status": STATE?, "history_length": N?, "include_artifacts": BOOL?}
+
+``card`` fetches the agent card, conditionally with ``If-None-Match``: ``revalidate`` sends the
+ETag of the last card answer, ``if_none_match`` a given value. Every other step is one
+JSON-RPC request; it may rename the method (``"method": "message/send"``) and set the
+``A2A-Version`` header (``"version": "0.3"``, or ``null`` for no header; ``"1.0"`` otherwise).
+
+``task`` names a task: ``"current"`` (the last task the agent spoke of; the default of get,
+cancel and subscribe), ``"unknown"`` (a fresh ID the agent never saw), a label bound by an
+earlier send's ``"as"``, or for ``send`` ``"new"`` (the default: no task ID). ``context``:
+``"none"``, ``"last"`` (the last context ID the agent sent), ``"unknown"``; a send into a named
+task carries that task's context unless told otherwise. ``message`` labels the message ID, so
+that a later send can carry the same ID again. ``parts`` are A2A parts (``text``, ``url``,
+``data`` or ``raw``, with ``mediaType``, ``filename``, ``metadata``); ``text`` is one text part.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import re
+from typing import Any
+
+from ...errors import InputError
+from ...jsonio import json_path
+from ...schema import Field, check_object, describe
+from .states import TASK_STATES
+
+SESSION_FIELDS = {"steps": Field(list)}
+
+TASK_WORDS = ("new", "current", "unknown")
+CONTEXT_WORDS = ("none", "last", "unknown")
+_LABEL = re.compile(r"^[a-z][a-z0-9_]*$")
+_HEADER_VALUE = re.compile(r"^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$")
+
+_REQUEST = {"method": Field(str, required=False), "version": Field(str, required=False, nullable=True)}
+STEP_FIELDS: dict[str, dict[str, Field]] = {
+    "card": {"revalidate": Field(bool, required=False), "if_none_match": Field(str, required=False)},
+    "send": {**_REQUEST, "text": Field(str, required=False), "parts": Field(list, required=False),
+             "stream": Field(bool, required=False), "task": Field(str, required=False),
+             "context": Field(str, required=False), "as": Field(str, required=False),
+             "message": Field(str, required=False), "history_length": Field(int, required=False)},
+    "get": {**_REQUEST, "task": Field(str, required=False), "history_length": Field(int, required=False)},
+    "cancel": {**_REQUEST, "task": Field(str, required=False)},
+    "subscribe": {**_REQUEST, "task": Field(str, required=False)},
+    "extended_card": dict(_REQUEST),
+    "list": {**_REQUEST, "context": Field(str, required=False), "status": Field(str, required=False, choices=TASK_STATES),
+             "history_length": Field(int, required=False), "include_artifacts": Field(bool, required=False)},
+}
+
+PART_FIELDS = {
+    "text": Field(str, required=False), "url": Field(str, required=False), "raw": Field(str, required=False),
+    "data": Field((dict, list, str, int, float, bool), required=False, nullable=True),
+    "mediaType": Field(str, required=False), "filename": Field(str, required=False),
+    "metadata": Field(dict, required=False),
+}
+PART_CONTENT = ("text", "url", "raw", "data")
+
+
+def _fail(problem: str, path: list[str | int]) -> InputError:
+    return InputError(problem, path=json_path(path))
+
+
+def _check_wire_value(value: Any, path: list[str | int]) -> None:
+    """Strings must be UTF-8 and numbers finite doubles: what protobuf can carry and give back."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise _fail("a string with a lone surrogate cannot be sent as UTF-8", path) from None
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            finite = math.isfinite(float(value))
+        except OverflowError:
+            finite = False
+        if not finite:
+            raise _fail("a number must fit a finite double", path)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_wire_value(item, path + [i])
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_wire_value(key, path + [key])
+            _check_wire_value(item, path + [key])
+
+
+def _check_parts(parts: list[Any], path: list[str | int]) -> None:
+    for i, part in enumerate(parts):
+        here = path + [i]
+        check_object(part, PART_FIELDS, here, "a part")
+        _check_wire_value(part, here)
+        contents = [key for key in PART_CONTENT if key in part]
+        if len(contents) > 1:
+            raise _fail(f"a part has one content field, not {', '.join(contents)}", here)
+        if part.get("text") == "":
+            # The fixture agent cannot make a task of an empty text part (the SDK helper raises).
+            raise _fail("a text part cannot be empty", here + ["text"])
+        if "raw" in part:
+            try:
+                canonical = base64.b64encode(base64.b64decode(part["raw"], validate=True)).decode()
+            except (binascii.Error, ValueError):
+                canonical = None
+            if canonical != part["raw"]:
+                raise _fail("raw is standard base64 with padding", here + ["raw"])
+
+
+def _check_int32(value: int, path: list[str | int]) -> None:
+    if not -2**31 <= value < 2**31:
+        raise _fail("a 32-bit integer is expected", path)
+
+
+def validate(raw: dict[str, Any], path: list[str | int]) -> None:
+    """Check an A2A session's steps; raise :class:`InputError` naming the JSON path of a problem."""
+    steps = raw.get("steps")
+    if not steps:
+        raise _fail("a session needs at least one step", path + ["steps"])
+    labels: set[str] = set()
+    fetched_card = False
+    for i, step in enumerate(steps):
+        here = path + ["steps", i]
+        if type(step) is not dict:
+            raise _fail(f"a step must be an object, got {describe(step)}", here)
+        op = step.get("op")
+        if op not in STEP_FIELDS:
+            raise _fail(f"unknown op {op!r} (known: {', '.join(STEP_FIELDS)})", here + ["op"])
+        check_object(step, {"op": Field(str), **STEP_FIELDS[op]}, here, f"a {op!r} step")
+        if "method" in step and not step["method"]:
+            raise _fail("a method name cannot be empty", here + ["method"])
+        if isinstance(step.get("version"), str) and not _HEADER_VALUE.match(step["version"]):
+            raise _fail("a header value is printable ASCII without spaces around it", here + ["version"])
+        if "history_length" in step:
+            _check_int32(step["history_length"], here + ["history_length"])
+        if op == "card":
+            if "revalidate" in step and "if_none_match" in step:
+                raise _fail("a card fetch has 'revalidate' or 'if_none_match', not both", here)
+            if step.get("revalidate") and not fetched_card:
+                raise _fail("'revalidate' needs an earlier card fetch (its ETag)", here + ["revalidate"])
+            if "if_none_match" in step and not _HEADER_VALUE.match(step["if_none_match"]):
+                raise _fail("a header value is printable ASCII without spaces around it", here + ["if_none_match"])
+            fetched_card = True
+        if "task" in step:
+            task = step["task"]
+            allowed = TASK_WORDS if op == "send" else TASK_WORDS[1:]
+            if task not in allowed and task not in labels:
+                raise _fail(f"{task!r} is not {', '.join(repr(w) for w in allowed)} nor a label bound by an "
+                            "earlier send's 'as'", here + ["task"])
+        if "context" in step and step["context"] not in CONTEXT_WORDS:
+            raise _fail(f"{step['context']!r} is not one of {', '.join(repr(w) for w in CONTEXT_WORDS)}",
+                        here + ["context"])
+        if op == "send":
+            if ("text" in step) == ("parts" in step):
+                raise _fail("a send has 'text' or 'parts' (exactly one)", here)
+            if step.get("text") == "":
+                raise _fail("the text cannot be empty", here + ["text"])
+            if "text" in step:
+                _check_wire_value(step["text"], here + ["text"])
+            if "parts" in step:
+                _check_parts(step["parts"], here + ["parts"])
+            for key in ("as", "message"):
+                if key in step and (not _LABEL.match(step[key]) or step[key] in TASK_WORDS):
+                    raise _fail("a label is lower case letters, digits and _ (and not new, current, unknown)",
+                                here + [key])
+            if "as" in step:
+                labels.add(step["as"])

@@ -1,0 +1,51 @@
+"""One scenario session played between the orchestrator model and the agent model."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import InputError
+from ...transcript import Message
+from .agent import Agent, NotModelled, StreamHangs
+from .orchestrator import Orchestrator
+from .research import RESEARCH_AGENT, RESEARCH_CARD
+
+
+def exchange(orchestrator: Orchestrator, agent: Agent) -> list[Message]:
+    """Every message of the session, in order (not normalised)."""
+    out: list[Message] = []
+    while (request := orchestrator.next_request()) is not None:
+        out.append(Message("orchestrator", "agent", json=request.transcript()))
+        response = agent.handle(request)
+        if not response.is_stream:
+            out.append(Message("agent", "orchestrator", json=response.transcript(request)))
+            orchestrator.receive(response)
+            continue
+        closed = False
+        for event in response.events or []:
+            out.append(Message("agent", "orchestrator", json=event, sse=True))
+            if orchestrator.receive_event(event):
+                closed = True
+                break
+        if not closed:
+            if response.open:
+                raise StreamHangs("the agent keeps the stream open and sends nothing the orchestrator waits for")
+            orchestrator.end_of_stream()
+    return out
+
+
+def run_spec(spec: dict[str, Any], where: list[str | int] | None = None) -> list[Message]:
+    """Play a session's steps against the research agent of the fixture."""
+    agent = Agent(RESEARCH_CARD, RESEARCH_AGENT)
+    orchestrator = Orchestrator(spec["steps"], RESEARCH_CARD.base_url, RESEARCH_CARD.rpc_path, where=where)
+    return exchange(orchestrator, agent)
+
+
+def run_session(session: Any) -> list[Message]:
+    """The messages of a validated scenario session (``agent_loop_sim.scenarios.Session``)."""
+    try:
+        return run_spec(session.spec)
+    except InputError as exc:
+        raise exc.within(file=session.source or None, session=session.name) from None
+    except (NotModelled, StreamHangs) as exc:
+        raise InputError(f"the engine cannot play this session: {exc}", file=session.source or None,
+                         session=session.name) from None

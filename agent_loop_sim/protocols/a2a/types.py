@@ -1,0 +1,237 @@
+"""The A2A 1.0 protocol types the agent parses, as data: fields, JSON names, REQUIRED marks.
+
+The SDK reads a request's ``params`` into the method's protobuf type (unknown fields are
+ignored), then checks every field the protocol marks REQUIRED, and writes its answers back
+with protobuf's JSON mapping. In JSON terms that round trip means: fields are camelCase;
+a field without presence (a plain string, number, enum or list) disappears when it holds its
+default value; numbers inside ``google.protobuf.Struct``/``Value`` come back as floats; bytes
+come back as standard base64 with padding. :func:`parse` does that round trip and
+:func:`required_violations` the REQUIRED check, in the SDK's words
+(``message.parts``: "Field must contain at least one element.").
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass
+from typing import Any
+
+STRING, INT32, BOOL, BYTES, STRUCT, VALUE, TIMESTAMP = "string", "int32", "bool", "bytes", "struct", "value", "timestamp"
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One field of a protocol type.
+
+    ``kind`` is a scalar kind, ``"enum:<Enum>"`` or ``"message:<Type>"``; ``presence`` says
+    whether the field is kept when it holds its default (messages, oneof members, ``optional``).
+    """
+
+    name: str
+    json: str
+    kind: str
+    required: bool = False
+    repeated: bool = False
+    presence: bool = False
+    oneof: str | None = None
+
+
+def _f(name: str, kind: str, **flags: Any) -> FieldSpec:
+    head, *rest = name.split("_")
+    camel = head + "".join(word.title() for word in rest)
+    if kind.startswith("message:") or kind in (STRUCT, TIMESTAMP) or flags.get("oneof"):
+        flags.setdefault("presence", not flags.get("repeated", False))
+    return FieldSpec(name, camel, kind, **flags)
+
+
+ENUMS: dict[str, tuple[str, ...]] = {
+    "Role": ("ROLE_UNSPECIFIED", "ROLE_USER", "ROLE_AGENT"),
+    "TaskState": ("TASK_STATE_UNSPECIFIED", "TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED",
+                  "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_REJECTED",
+                  "TASK_STATE_AUTH_REQUIRED"),
+}
+
+#: The protocol types by name (package ``lf.a2a.v1``), fields in declaration order.
+TYPES: dict[str, tuple[FieldSpec, ...]] = {
+    "SendMessageRequest": (
+        _f("tenant", STRING), _f("message", "message:Message", required=True),
+        _f("configuration", "message:SendMessageConfiguration"), _f("metadata", STRUCT)),
+    "Message": (
+        _f("message_id", STRING, required=True), _f("context_id", STRING), _f("task_id", STRING),
+        _f("role", "enum:Role", required=True), _f("parts", "message:Part", required=True, repeated=True),
+        _f("metadata", STRUCT), _f("extensions", STRING, repeated=True),
+        _f("reference_task_ids", STRING, repeated=True)),
+    "Part": (
+        _f("text", STRING, oneof="content"), _f("raw", BYTES, oneof="content"), _f("url", STRING, oneof="content"),
+        _f("data", VALUE, oneof="content"), _f("metadata", STRUCT), _f("filename", STRING),
+        _f("media_type", STRING)),
+    "SendMessageConfiguration": (
+        _f("accepted_output_modes", STRING, repeated=True),
+        _f("task_push_notification_config", "message:TaskPushNotificationConfig"),
+        _f("history_length", INT32, presence=True), _f("return_immediately", BOOL)),
+    "TaskPushNotificationConfig": (
+        _f("tenant", STRING), _f("id", STRING), _f("task_id", STRING), _f("url", STRING, required=True),
+        _f("token", STRING), _f("authentication", "message:AuthenticationInfo")),
+    "AuthenticationInfo": (_f("scheme", STRING, required=True), _f("credentials", STRING)),
+    "GetTaskRequest": (_f("tenant", STRING), _f("id", STRING, required=True), _f("history_length", INT32, presence=True)),
+    "CancelTaskRequest": (_f("tenant", STRING), _f("id", STRING, required=True), _f("metadata", STRUCT)),
+    "SubscribeToTaskRequest": (_f("tenant", STRING), _f("id", STRING, required=True)),
+    "GetExtendedAgentCardRequest": (_f("tenant", STRING),),
+    "ListTasksRequest": (
+        _f("tenant", STRING), _f("context_id", STRING), _f("status", "enum:TaskState"),
+        _f("page_size", INT32, presence=True), _f("page_token", STRING), _f("history_length", INT32, presence=True),
+        _f("status_timestamp_after", TIMESTAMP), _f("include_artifacts", BOOL, presence=True)),
+    "GetTaskPushNotificationConfigRequest": (
+        _f("tenant", STRING), _f("task_id", STRING, required=True), _f("id", STRING, required=True)),
+    "ListTaskPushNotificationConfigsRequest": (
+        _f("tenant", STRING), _f("task_id", STRING, required=True), _f("page_size", INT32), _f("page_token", STRING)),
+    "DeleteTaskPushNotificationConfigRequest": (
+        _f("tenant", STRING), _f("task_id", STRING, required=True), _f("id", STRING, required=True)),
+    # Answer-side types, for the listing that prints every field (ListTasks).
+    "Task": (
+        _f("id", STRING, required=True), _f("context_id", STRING), _f("status", "message:TaskStatus", required=True),
+        _f("artifacts", "message:Artifact", repeated=True), _f("history", "message:Message", repeated=True),
+        _f("metadata", STRUCT)),
+    "TaskStatus": (
+        _f("state", "enum:TaskState", required=True), _f("message", "message:Message"), _f("timestamp", TIMESTAMP)),
+    "Artifact": (
+        _f("artifact_id", STRING, required=True), _f("name", STRING), _f("description", STRING),
+        _f("parts", "message:Part", required=True, repeated=True), _f("metadata", STRUCT),
+        _f("extensions", STRING, repeated=True)),
+}
+
+
+class ParseFailure(Exception):
+    """``params`` that protobuf's JSON parser would refuse (the engine does not model its wording)."""
+
+
+def _struct_value(value: Any) -> Any:
+    # google.protobuf.Value holds every number as a double.
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, list):
+        return [_struct_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _struct_value(v) for k, v in value.items()}
+    raise ParseFailure(f"not a JSON value: {value!r}")
+
+
+def _scalar(spec: FieldSpec, value: Any) -> Any:
+    kind = spec.kind
+    if kind == STRING:
+        if not isinstance(value, str):
+            raise ParseFailure(f"{spec.name}: expected a string")
+        return value
+    if kind == INT32:
+        if isinstance(value, bool) or not isinstance(value, int) or not -2**31 <= value < 2**31:
+            raise ParseFailure(f"{spec.name}: expected a 32-bit integer")
+        return value
+    if kind == BOOL:
+        if not isinstance(value, bool):
+            raise ParseFailure(f"{spec.name}: expected true or false")
+        return value
+    if kind == BYTES:
+        if not isinstance(value, str):
+            raise ParseFailure(f"{spec.name}: expected base64")
+        try:
+            raw = base64.urlsafe_b64decode(value.encode() + b"=" * (-len(value) % 4))
+        except (binascii.Error, ValueError):
+            raise ParseFailure(f"{spec.name}: not base64") from None
+        return base64.b64encode(raw).decode()
+    if kind == STRUCT:
+        if not isinstance(value, dict):
+            raise ParseFailure(f"{spec.name}: expected an object")
+        return _struct_value(value)
+    if kind == VALUE:
+        return _struct_value(value)
+    if kind.startswith("enum:"):
+        names = ENUMS[kind[5:]]
+        if isinstance(value, str) and value in names:
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
+            return names[value]
+        raise ParseFailure(f"{spec.name}: not a {kind[5:]}")
+    if kind.startswith("message:"):
+        if not isinstance(value, dict):
+            raise ParseFailure(f"{spec.name}: expected an object")
+        return parse(kind[8:], value)
+    raise ParseFailure(f"{spec.name}: the engine does not model {kind} fields")
+
+
+def _is_default(spec: FieldSpec, value: Any) -> bool:
+    if spec.repeated:
+        return value == []
+    if spec.kind.startswith("enum:"):
+        return value == ENUMS[spec.kind[5:]][0]
+    return {STRING: "", BYTES: "", INT32: 0, BOOL: False}.get(spec.kind, object()) == value
+
+
+def parse(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
+    """``obj`` read into ``type_name`` and written back as JSON, the way the SDK round-trips it."""
+    specs = TYPES[type_name]
+    by_key = {s.json: s for s in specs} | {s.name: s for s in specs}
+    values: dict[str, Any] = {}
+    oneofs: dict[str, str] = {}
+    for key, value in obj.items():
+        spec = by_key.get(key)
+        if spec is None:
+            continue  # unknown fields are ignored
+        if value is None and spec.kind != VALUE:
+            values.pop(spec.json, None)
+            continue
+        if spec.oneof:
+            if spec.oneof in oneofs and oneofs[spec.oneof] != spec.json:
+                raise ParseFailure(f"more than one field of oneof {spec.oneof!r}")
+            oneofs[spec.oneof] = spec.json
+        if spec.repeated:
+            if not isinstance(value, list):
+                raise ParseFailure(f"{spec.name}: expected a list")
+            values[spec.json] = [_scalar(spec, v) for v in value]
+        else:
+            values[spec.json] = _scalar(spec, value)
+    out = {}
+    for spec in specs:  # declaration order, defaults of fields without presence dropped
+        if spec.json in values and (spec.presence or not _is_default(spec, values[spec.json])):
+            out[spec.json] = values[spec.json]
+    return out
+
+
+def required_violations(type_name: str, obj: dict[str, Any]) -> list[dict[str, str]]:
+    """Every REQUIRED field missing from ``obj`` (already parsed), nested ones as ``a.b`` / ``a[0].b``."""
+    errors: list[dict[str, str]] = []
+    for spec in TYPES[type_name]:
+        value = obj.get(spec.json)
+        if spec.required:
+            if spec.repeated and not value:
+                errors.append({"field": spec.name, "message": "Field must contain at least one element."})
+            elif not spec.repeated and (value is None or (not spec.presence and _is_default(spec, value))):
+                errors.append({"field": spec.name, "message": "Field is required."})
+        if spec.kind.startswith("message:") and value is not None:
+            inner = spec.kind[8:]
+            items = list(enumerate(value)) if spec.repeated else [(None, value)]
+            for index, item in items:
+                prefix = spec.name if index is None else f"{spec.name}[{index}]"
+                for sub in required_violations(inner, item):
+                    errors.append({"field": f"{prefix}.{sub['field']}" if sub["field"] else prefix,
+                                   "message": sub["message"]})
+    return errors
+
+
+def with_every_field(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
+    """``obj`` as protobuf writes it when asked to print fields without presence too."""
+    out = dict(obj)
+    for spec in TYPES[type_name]:
+        if spec.json not in out:
+            if spec.repeated:
+                out[spec.json] = []
+            elif not spec.presence:
+                out[spec.json] = (ENUMS[spec.kind[5:]][0] if spec.kind.startswith("enum:")
+                                  else {STRING: "", INT32: 0, BOOL: False, BYTES: ""}[spec.kind])
+        elif spec.kind.startswith("message:"):
+            inner = spec.kind[8:]
+            value = out[spec.json]
+            out[spec.json] = ([with_every_field(inner, v) for v in value] if spec.repeated
+                              else with_every_field(inner, value))
+    return out

@@ -1,0 +1,94 @@
+"""The agent model (agent_loop_sim.protocols.a2a.agent), one HTTP request at a time."""
+from __future__ import annotations
+
+from agent_loop_sim.protocols.a2a import RESEARCH_AGENT, RESEARCH_CARD, Agent, HttpRequest, states
+
+RPC = RESEARCH_CARD.base_url + "/a2a"
+
+
+def _post(agent: Agent, method: str, params=None, version: str | None = "1.0", rpc_id: int = 1):
+    body = {"jsonrpc": "2.0", "id": rpc_id, "method": method}
+    if params is not None:
+        body["params"] = params
+    headers = [("A2A-Version", version)] if version is not None else []
+    return agent.handle(HttpRequest("POST", RPC, headers, body))
+
+
+def _send(agent: Agent, text: str, task=None, context=None, stream=False, message_id="m1", **config):
+    message = {"messageId": message_id, "role": "ROLE_USER", "parts": [{"text": text}]}
+    if task:
+        message["taskId"] = task
+    if context:
+        message["contextId"] = context
+    params = {"message": message}
+    if config:
+        params["configuration"] = config
+    return _post(agent, "SendStreamingMessage" if stream else "SendMessage", params)
+
+
+def _agent() -> Agent:
+    return Agent(RESEARCH_CARD, RESEARCH_AGENT)
+
+
+def test_the_method_is_looked_up_before_the_version_is_checked():
+    answer = _post(_agent(), "message/send", {}, version=None)
+    assert answer.body["error"] == {"code": -32601, "message": "Method not found"}
+
+
+def test_the_version_is_checked_before_the_params_are_validated():
+    answer = _post(_agent(), "SendMessage", {"message": {"parts": []}}, version=None)
+    assert answer.body["error"]["code"] == -32009
+    answer = _post(_agent(), "SendMessage", {"message": {"parts": []}})
+    assert answer.body["error"]["message"] == "Validation failed"
+    assert answer.body["error"]["data"][1]["fieldViolations"][-1] == {
+        "field": "message.parts", "description": "Field must contain at least one element."}
+
+
+def test_cancelling_a_waiting_task_keeps_its_status_message():
+    agent = _agent()
+    task = _send(agent, "summarise the meeting").body["result"]["task"]
+    cancelled = _post(agent, "CancelTask", {"id": task["id"]}).body["result"]
+    assert cancelled["status"]["state"] == states.CANCELED
+    assert cancelled["status"]["message"] == task["status"]["message"]
+    assert cancelled["history"] == task["history"]
+    again = _post(agent, "CancelTask", {"id": task["id"]}).body["error"]
+    assert (again["code"], again["message"]) == (-32002, "Task cannot be canceled")
+    refused = _send(agent, "Tuesday", task=task["id"], context=task["contextId"]).body["error"]
+    assert refused["message"] == f"Task {task['id']} is in terminal state: TASK_STATE_CANCELED"
+
+
+def test_a_follow_up_without_its_context_fails_the_task():
+    agent = _agent()
+    task = _send(agent, "summarise the meeting").body["result"]["task"]
+    error = _send(agent, "Tuesday", task=task["id"], message_id="m2").body["error"]
+    assert error["code"] == -32602 and error["message"].startswith("Context in event doesn't match TaskManager ")
+    stored = _post(agent, "GetTask", {"id": task["id"]}).body["result"]
+    assert stored["status"] == {"state": states.FAILED}
+    assert [m["messageId"] for m in stored["history"]][-1] == "m2"
+    assert stored["history"][-1]["contextId"] != task["contextId"]
+
+
+def test_a_stream_is_one_event_per_update():
+    answer = _send(_agent(), "summarise the notes", stream=True, historyLength=0)
+    kinds = [next(iter(e["result"])) for e in answer.events]
+    assert kinds == ["task", "statusUpdate", "artifactUpdate", "artifactUpdate", "statusUpdate"]
+    assert "history" not in answer.events[0]["result"]["task"] and not answer.open
+
+
+def test_a_subscription_to_a_waiting_task_stays_open_after_the_task():
+    agent = _agent()
+    task = _send(agent, "check my calendar").body["result"]["task"]
+    answer = _post(agent, "SubscribeToTask", {"id": task["id"]})
+    assert answer.open and [e["result"]["task"]["id"] for e in answer.events] == [task["id"]]
+
+
+def test_an_error_before_the_first_event_is_not_a_stream():
+    answer = _post(_agent(), "SubscribeToTask", {"id": "nope"})
+    assert not answer.is_stream and answer.body["error"]["code"] == -32001
+
+
+def test_a_reused_message_id_is_not_added_to_the_history_again():
+    agent = _agent()
+    task = _send(agent, "summarise the meeting").body["result"]["task"]
+    done = _send(agent, "Tuesday", task=task["id"], context=task["contextId"]).body["result"]["task"]
+    assert [m["messageId"] for m in done["history"]] == ["m1", task["status"]["message"]["messageId"]]

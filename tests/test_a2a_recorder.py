@@ -1,0 +1,72 @@
+"""The live A2A recorder's faults: an agent that raises inside ``execute`` or never returns
+fails the run within its timeout, names the session, and leaves the committed files as they were."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+
+class RaisingAgent:
+    """Raises inside execute (the SDK would turn it into a failed task and a -32603)."""
+
+    async def execute(self, context, event_queue) -> None:  # noqa: ANN001
+        raise RuntimeError("the research index is unavailable")
+
+    async def cancel(self, context, event_queue) -> None:  # noqa: ANN001
+        pass
+
+
+class HangingAgent(RaisingAgent):
+    """Never returns from execute."""
+
+    async def execute(self, context, event_queue) -> None:  # noqa: ANN001
+        await asyncio.Event().wait()
+
+
+def _cli(*args: str, **kwargs):
+    from conftest import run_cli  # here, not at the top: the recorder loads this file on its own
+
+    return run_cli(*args, **kwargs)
+
+
+def _cut_scenario(project: Path, names: tuple[str, ...] = ("a2a_message", "a2a_send")) -> str:
+    """Cut the seed scenario file of the copy down to ``names`` (recording is slow on a busy machine)."""
+    data = json.loads((project / "scenarios" / "a2a.json").read_text())
+    data["sessions"] = [s for s in data["sessions"] if s["name"] in names]
+    (project / "scenarios" / "a2a.json").write_text(json.dumps(data))
+    return "scenarios/a2a.json"
+
+
+@pytest.mark.parametrize("agent, timeout, words", [("RaisingAgent", "20", "the agent raised RuntimeError"),
+                                                   ("HangingAgent", "2", "no answer within 2 s")])
+def test_a_broken_agent_fails_the_recording_and_nothing_is_written(project_copy: Path, agent: str, timeout: str,
+                                                                   words: str):
+    recordings = project_copy / "recordings"
+    before = {p.name: p.read_bytes() for p in recordings.iterdir()}
+    scenario = _cut_scenario(project_copy)
+    env = {**os.environ, "AGENT_LOOP_SIM_A2A_AGENT": f"{__file__}:{agent}"}
+    started = time.monotonic()
+    done = _cli("record", scenario, "--timeout", timeout, "--jobs", "2", cwd=project_copy, env=env, timeout=60)
+    assert time.monotonic() - started < 30
+    assert done.returncode == 1, done.stdout
+    assert "recording failed" in done.stderr and "session 'a2a_" in done.stderr and words in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert {p.name: p.read_bytes() for p in recordings.iterdir()} == before
+
+
+def test_record_check_compares_live_with_committed(project_copy: Path):
+    scenario = _cut_scenario(project_copy, ("a2a_reject", "a2a_message"))
+    path = project_copy / "recordings" / "a2a_sdk_exchanges.json"
+    data = json.loads(path.read_text())
+    data["sessions"] = [s for s in data["sessions"] if s["name"] in ("a2a_reject", "a2a_message")]
+    data["sessions"][0]["messages"][3]["json"]["result"]["task"]["status"]["state"] = "TASK_STATE_FAILED"
+    path.write_text(json.dumps(data, indent=2))
+    done = _cli("record", "--check", scenario, cwd=project_copy, timeout=120)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert ("session 'a2a_reject', message 4, $.result.task.status.state: committed \"TASK_STATE_FAILED\", "
+            "live \"TASK_STATE_REJECTED\"") in done.stdout
