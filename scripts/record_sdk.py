@@ -185,7 +185,8 @@ async def record_raw_session(session: scenarios.Session, log: Path, timeout: flo
         # Wait for what the line causes: the response to a request, or the resumed call's outcome
         # when the line answers the server's own request. Notifications that come first (progress)
         # are recorded in the order they arrive; a request from the server also ends the wait
-        # (it waits for an answer that only a later line can give).
+        # (it waits for an answer that only a later line can give), and so does the
+        # acknowledgment of a subscriptions/listen (its response only comes when the stream ends).
         waiting = _replies_expected(line, asked)
         while waiting:
             reply = await read_line()
@@ -193,7 +194,7 @@ async def record_raw_session(session: scenarios.Session, log: Path, timeout: flo
             kind = _kind(reply)
             if kind == "request":
                 asked.add(json.loads(reply)["id"])
-            if kind in ("response", "request"):
+            if kind in ("response", "request", "acknowledgment"):
                 waiting -= 1
     await close()
     # Anything the server still says before it exits belongs to the session too.
@@ -207,7 +208,8 @@ async def record_raw_session(session: scenarios.Session, log: Path, timeout: flo
 
 
 def _kind(line: str) -> str:
-    """What a line the server wrote is: a "response", a "request" to the client, or "other"."""
+    """What a line the server wrote is: a "response", a "request" to the client, the
+    "acknowledgment" of a listen stream, or "other"."""
     try:
         data = json.loads(line)
     except json.JSONDecodeError:
@@ -215,6 +217,8 @@ def _kind(line: str) -> str:
     if not isinstance(data, dict):
         return "other"
     if "method" in data:
+        if data["method"] == "notifications/subscriptions/acknowledged":
+            return "acknowledgment"
         return "request" if "id" in data else "other"
     return "response" if ("result" in data or "error" in data) else "other"
 

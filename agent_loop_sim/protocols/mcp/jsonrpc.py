@@ -15,6 +15,7 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 UNSUPPORTED_PROTOCOL_VERSION = -32022
+CONNECTION_CLOSED = -32000  # the SDK's own code, for requests still open when the connection ends
 
 
 @dataclass(frozen=True)

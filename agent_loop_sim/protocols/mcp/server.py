@@ -24,6 +24,7 @@ from .definition import (
 from .eras import Era, Verdict, transition
 from .jsonrpc import (
     INVALID_PARAMS,
+    CONNECTION_CLOSED,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     UNSUPPORTED_PROTOCOL_VERSION,
@@ -77,6 +78,7 @@ class ServerConnection:
     _frames_before_first_request: int = 0
     _next_request_id: itertools.count = field(default_factory=lambda: itertools.count(1))
     _suspended: dict[int | str, _SuspendedCall] = field(default_factory=dict)
+    _listening: list[int | str] = field(default_factory=list)
 
     # --- the transport ----------------------------------------------------------------------
     def receive(self, line: str) -> Outgoing:
@@ -172,6 +174,8 @@ class ServerConnection:
                                  "description": p.description, "name": p.name} for p in d.prompts]}
         elif method == "prompts/get":
             body = self._get_prompt(params)
+        elif method == "subscriptions/listen":
+            return [self._listen(request)]
         else:  # a handled method without a model here is a gap in the engine, not a protocol answer
             raise NotImplementedError(method)
         return [jsonrpc.result(request.id, wire.finish(method, body, d))]
@@ -190,6 +194,30 @@ class ServerConnection:
         text = prompt.render(**arguments)
         return {"description": prompt.description,
                 "messages": [{"content": {"text": text, "type": "text"}, "role": "user"}]}
+
+    def _listen(self, request: Request) -> dict[str, Any]:
+        """A listen stream: acknowledged at once, then open (nothing here ever changes) until the
+        connection closes. The ack echoes the requested kinds that are set, the request's id as
+        the subscription id."""
+        wanted = (request.params or {})["notifications"]
+        honored = {key: True for key in ("promptsListChanged", "resourcesListChanged", "toolsListChanged")
+                   if wanted.get(key)}
+        if wanted.get("resourceSubscriptions"):
+            honored["resourceSubscriptions"] = list(wanted["resourceSubscriptions"])
+        ordered = {k: honored[k] for k in sorted(honored)}
+        self._listening.append(request.id)
+        return jsonrpc.notification("notifications/subscriptions/acknowledged", {
+            "_meta": {"io.modelcontextprotocol/subscriptionId": request.id}, "notifications": ordered})
+
+    def close(self) -> Outgoing:
+        """The client closed its end: open listen streams end with a "Connection closed" error;
+        calls still waiting for the client's answer end silently."""
+        # The SDK ends them newest first.
+        out = [jsonrpc.error(rid, ProtocolError(CONNECTION_CLOSED, "Connection closed"))
+               for rid in reversed(self._listening)]
+        self._listening.clear()
+        self._suspended.clear()
+        return out
 
     # --- tools ------------------------------------------------------------------------------
     def _call_tool(self, request: Request, wire: Any) -> Outgoing:

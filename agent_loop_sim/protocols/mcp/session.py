@@ -35,6 +35,7 @@ def play_raw(lines: list[str], server: ServerConnection) -> list[Message]:
     for line in lines:
         log.append(_logged("client", line))
         log.extend(_logged("server", _wire(m)) for m in server.receive(line))
+    log.extend(_logged("server", _wire(m)) for m in server.close())  # the recorder closes stdin last
     return log
 
 

@@ -1,0 +1,184 @@
+"""Random MCP sessions, for differential tests of the engine against the live SDK.
+
+``raw_sessions`` makes hand-written-line sessions (every method, envelope faults, bad ids,
+batches, progress tokens, answers to the server's own requests...); ``client_sessions``
+makes application sessions in every mode (random actions, arguments and scripted answers).
+Both are seeded: the same seed gives the same sessions.
+"""
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+REVISION = "2026-07-28"
+
+
+def _envelope(version: str = REVISION, caps: Any = None) -> dict[str, Any]:
+    return {"io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientCapabilities": {} if caps is None else caps}
+
+
+def _line(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+class _RawGenerator:
+    METHODS = ["tools/list", "tools/call", "tools/call", "tools/call", "resources/list", "resources/read",
+               "resources/templates/list", "prompts/list", "prompts/get", "ping", "server/discover",
+               "completion/complete", "logging/setLevel", "resources/subscribe", "no/such", "subscriptions/listen"]
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.next_id = 1
+        self.listened = False
+
+    def request(self, method: str, params: Any = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
+        self.next_id += 1
+        if params is not None:
+            out["params"] = params
+        return out
+
+    def arguments(self, tool: str) -> dict[str, Any]:
+        c = self.rng.choice
+        return {
+            "add": lambda: {"a": c([1, -2, "3", 2.5, None, "x", True, 10**20]), "b": c([4, 0, "y", "5.0"])},
+            "read_doc": lambda: {"uri": c(["docs://readme", "docs://missing", 5])},
+            "count": lambda: {"n": c([0, 1, 2, -1, "2"])},
+            "fail": lambda: {"reason": c(["x", ""])},
+            "delete_file": lambda: {"path": c(["p", "build/"])},
+            "summarise": lambda: {"text": "t"},
+            "nope": lambda: {},
+        }[tool]()
+
+    def params(self, method: str, envelope: dict[str, Any] | None) -> dict[str, Any] | None:
+        rng, p = self.rng, {}
+        if method == "tools/call":
+            tool = rng.choice(["add", "read_doc", "count", "fail", "delete_file", "summarise", "nope"])
+            p = {"name": tool}
+            if rng.random() < 0.85:
+                p["arguments"] = self.arguments(tool)
+            if rng.random() < 0.3:
+                p["_meta"] = {"progressToken": rng.choice(["t", 7, True, 2.0, None])}
+            if envelope is not None and rng.random() < 0.4:
+                p["inputResponses"] = rng.choice([
+                    {"confirm": {"action": "accept", "content": {"confirm": True}}},
+                    {"summary": {"role": "assistant", "content": {"type": "text", "text": "S"}, "model": "m"}},
+                    {}, {"other": {"action": "decline"}}])
+        elif method == "resources/read":
+            p = {"uri": rng.choice(["docs://readme", "docs://x", "", 3])}
+        elif method == "prompts/get":
+            p = {"name": rng.choice(["review", "review", "nope"])}
+            if rng.random() < 0.8:
+                p["arguments"] = rng.choice([{"code": "c"}, {}, {"code": 1}, {"code": "c", "z": "1"}])
+        elif method == "subscriptions/listen":
+            p = {"notifications": rng.choice([{"toolsListChanged": True}, {}, {"promptsListChanged": False},
+                                              {"resourceSubscriptions": ["docs://readme"]}, {"x": 1}])}
+        elif method == "completion/complete":
+            p = rng.choice([{"ref": {"type": "ref/prompt", "name": "review"}, "argument": {"name": "code", "value": "x"}},
+                            {"ref": {"type": "nope"}, "argument": {}}])
+        elif method.endswith("/list") and rng.random() < 0.2:
+            p = {"cursor": rng.choice(["abc", 5])}
+        if envelope is not None:
+            p.setdefault("_meta", {}).update(envelope)
+        return p or None
+
+    def line(self, stateless_bias: float, asked: list[int]) -> str:
+        rng, r = self.rng, self.rng.random()
+        if r < 0.05:
+            return rng.choice(["{not json", "", "[]", "null", "5", _line([self.request("ping")])])
+        if r < 0.10:
+            return _line({"jsonrpc": "2.0", "method": rng.choice(
+                ["notifications/initialized", "notifications/cancelled", "notifications/x"])})
+        if r < 0.13 and asked:  # answer a request the server may have sent (its ids count from 1)
+            answer = rng.choice([{"action": "accept", "content": {"confirm": rng.choice([True, False])}},
+                                 {"action": "decline"},
+                                 {"role": "assistant", "content": {"type": "text", "text": "S"}, "model": "m"}])
+            reply: dict[str, Any] = {"jsonrpc": "2.0", "id": asked.pop(0)}
+            reply.update({"result": answer} if rng.random() < 0.8 else {"error": {"code": -1, "message": "no"}})
+            return _line(reply)
+        if r < 0.20:
+            version = rng.choice(["2025-11-25", "2024-11-05", "2025-06-18", "2030-01-01", 5, None])
+            p: dict[str, Any] = {"protocolVersion": version, "capabilities": {},
+                                 "clientInfo": {"name": "c", "version": "1"}}
+            if version is None:
+                del p["protocolVersion"]
+            if rng.random() < 0.2:
+                p["_meta"] = _envelope()
+            return _line(self.request("initialize", p))
+        if r < 0.24:
+            bad = self.request("tools/list")
+            bad["id"] = rng.choice([None, 1.5, "s", {"a": 1}, False, -3])
+            return _line(bad)
+        method = rng.choice(self.METHODS)
+        if method == "subscriptions/listen":
+            # Two open streams end in no fixed order when the connection closes: one at most.
+            if self.listened:
+                method = "tools/list"
+            self.listened = True
+        envelope = None
+        if rng.random() < stateless_bias:
+            envelope = _envelope(rng.choice([REVISION] * 6 + ["2025-11-25", "2099-01-01"]),
+                                 rng.choice([{}, {}, {"elicitation": {}}, {"sampling": {}}, "x"]))
+            if rng.random() < 0.05:
+                del envelope["io.modelcontextprotocol/clientCapabilities"]
+            if rng.random() < 0.05:
+                envelope["io.modelcontextprotocol/clientInfo"] = rng.choice([{"name": "n", "version": "v"}, {"name": "n"}])
+        return _line(self.request(method, self.params(method, envelope)))
+
+
+def raw_sessions(seed: int, count: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        gen = _RawGenerator(rng)
+        bias = rng.choice([0.0, 0.9, 0.5])
+        asked = [1, 2, 3]
+        lines = [gen.line(bias, asked) for _ in range(rng.randint(2, 10))]
+        out.append({"name": f"fuzz_raw_{seed}_{i}", "family": "mcp", "mode": "raw", "title": "random lines",
+                    "lines": lines})
+    return out
+
+
+def client_sessions(seed: int, count: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    gen = _RawGenerator(rng)
+    out = []
+    for i in range(count):
+        actions: list[dict[str, Any]] = []
+        for _ in range(rng.randint(1, 6)):
+            op = rng.choice(["ping", "list", "call", "call", "call", "read", "get"])
+            if op == "list":
+                actions.append({"op": "list", "what": rng.choice(["tools", "resources", "templates", "prompts"])})
+            elif op == "call":
+                tool = rng.choice(["add", "read_doc", "count", "fail", "delete_file", "summarise", "nope"])
+                action: dict[str, Any] = {"op": "call", "tool": tool}
+                if rng.random() < 0.9:
+                    action["arguments"] = gen.arguments(tool)
+                if rng.random() < 0.3:
+                    action["progress"] = True
+                actions.append(action)
+            elif op == "read":
+                actions.append({"op": "read", "uri": rng.choice(["docs://readme", "docs://nope"])})
+            elif op == "get":
+                actions.append({"op": "get", "prompt": rng.choice(["review", "nope"]),
+                                "arguments": rng.choice([{"code": "x = 1"}, {}])})
+            else:
+                actions.append({"op": "ping"})
+        session: dict[str, Any] = {"name": f"fuzz_client_{seed}_{i}", "family": "mcp",
+                                   "mode": rng.choice(["legacy", REVISION, "auto"]), "title": "random actions",
+                                   "actions": actions}
+        answers: dict[str, Any] = {}
+        if rng.random() < 0.6:
+            answers["elicitation"] = [rng.choice([{"action": "accept", "content": {"confirm": True}},
+                                                  {"action": "decline"}, {"action": "cancel"},
+                                                  {"action": "accept", "content": {"confirm": False}}])
+                                      for _ in range(len(actions))]
+        if rng.random() < 0.6:
+            answers["sampling"] = [{"role": "assistant", "content": {"type": "text", "text": f"summary {k}"},
+                                    "model": "m", "stopReason": "endTurn"} for k in range(len(actions))]
+        if answers:
+            session["answers"] = answers
+        out.append(session)
+    return out
