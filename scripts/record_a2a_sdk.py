@@ -21,7 +21,6 @@ agent's executor; the tests use it to check how faults are reported.
 """
 from __future__ import annotations
 
-import argparse
 import asyncio
 import importlib
 import importlib.util
@@ -43,6 +42,7 @@ from a2a.server.agent_execution import AgentExecutor, RequestContext  # noqa: E4
 from agent_loop_sim import scenarios  # noqa: E402
 from agent_loop_sim.errors import InputError, RecorderError  # noqa: E402
 from agent_loop_sim.normalise import normalise_a2a  # noqa: E402
+from agent_loop_sim.recorder_cli import recorder_main  # noqa: E402
 from agent_loop_sim.protocols.a2a import HttpRequest, HttpResponse, Orchestrator  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 from conformance import a2a_sdk_server as fixture  # noqa: E402
@@ -273,28 +273,8 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("scenarios")
-    parser.add_argument("--session", action="append", default=[])
-    parser.add_argument("--timeout", type=float, default=20.0)
-    parser.add_argument("--jobs", type=int, default=4)
-    args = parser.parse_args(argv)
-    try:
-        file = scenarios.load(args.scenarios)
-        chosen = [file.session(n) for n in args.session] if args.session else list(file.sessions)
-        wrong = [s.name for s in chosen if s.family != "a2a"]
-        if wrong:
-            raise InputError(f"not A2A sessions: {', '.join(wrong)}", file=file.path)
-        transcripts = record_all(chosen, args.timeout, args.jobs)
-    except (InputError, RecorderError) as exc:
-        print(f"record_a2a_sdk: {exc}", file=sys.stderr)
-        return 1
-    import importlib.metadata as md
-
-    out = {"sdk": {"package": "a2a-sdk", "version": md.version("a2a-sdk")}, "transport": TRANSPORT,
-           "sessions": transcripts}
-    json.dump(out, sys.stdout, ensure_ascii=False)
-    return 0
+    return recorder_main(prog="record_a2a_sdk", family="a2a", package="a2a-sdk", transport=TRANSPORT,
+                         record=record_all, description=__doc__.split("\n\n")[0], argv=argv)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ nothing is printed on stdout.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -34,8 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agent_loop_sim import scenarios  # noqa: E402
-from agent_loop_sim.errors import InputError, RecorderError  # noqa: E402
+from agent_loop_sim.errors import RecorderError  # noqa: E402
 from agent_loop_sim.normalise import normalise_mcp  # noqa: E402
+from agent_loop_sim.recorder_cli import innermost, recorder_main  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 
 TEE = ROOT / "scripts" / "stdio_tee.py"
@@ -248,12 +248,6 @@ def _replies_expected(line: str, asked: set[Any]) -> int:
     return 0
 
 
-def _innermost(exc: BaseException) -> BaseException:
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
-
-
 def _server_said(log: Path) -> str:
     """The last line the server wrote on stderr, if any, to say why it stopped."""
     path = Path(str(log) + ".stderr")
@@ -277,7 +271,7 @@ async def record_session(session: scenarios.Session, timeout: float, servers: Se
         except RecorderError as exc:
             raise RecorderError(f"session {session.name!r}: {exc}") from None
         except Exception as exc:  # the SDK raised: name the session, keep the cause
-            cause = _innermost(exc)
+            cause = innermost(exc)
             raise RecorderError(f"session {session.name!r}: the SDK raised {type(cause).__name__}: {cause}"
                                 f"{_server_said(log)}") from exc
         lines = [json.loads(x) for x in log.read_text().splitlines() if x.strip()]
@@ -302,33 +296,9 @@ async def record_all(sessions: list[scenarios.Session], timeout: float, jobs: in
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("scenarios")
-    parser.add_argument("--session", action="append", default=[])
-    parser.add_argument("--timeout", type=float, default=20.0)
-    parser.add_argument("--jobs", type=int, default=4)
-    args = parser.parse_args(argv)
-    try:
-        file = scenarios.load(args.scenarios)
-        chosen = [file.session(n) for n in args.session] if args.session else list(file.sessions)
-        wrong = [s.name for s in chosen if s.family != "mcp"]
-        if wrong:
-            raise InputError(f"not MCP sessions: {', '.join(wrong)}", file=file.path)
-        transcripts = anyio.run(record_all, chosen, args.timeout, args.jobs)
-    except (InputError, RecorderError) as exc:
-        print(f"record_sdk: {exc}", file=sys.stderr)
-        return 1
-    except BaseExceptionGroup as group:  # anyio wraps a task's failure
-        first = group.exceptions[0]
-        while isinstance(first, BaseExceptionGroup):
-            first = first.exceptions[0]
-        print(f"record_sdk: {first}", file=sys.stderr)
-        return 1
-    import importlib.metadata as md
-    out = {"sdk": {"package": "mcp", "version": md.version("mcp")}, "transport": "stdio",
-           "sessions": [t.to_dict() for t in transcripts]}
-    json.dump(out, sys.stdout, ensure_ascii=False)
-    return 0
+    return recorder_main(prog="record_sdk", family="mcp", package="mcp", transport="stdio",
+                         record=lambda chosen, timeout, jobs: anyio.run(record_all, chosen, timeout, jobs),
+                         description=__doc__.split("\n\n")[0], argv=argv)
 
 
 if __name__ == "__main__":

@@ -13,8 +13,6 @@ from typing import Any, Generator
 from . import jsonrpc, wire_2025_11_25, wire_2026_07_28
 from .definition import (
     ArgumentsRejected,
-    AskModel,
-    AskUser,
     Progress,
     ReadResource,
     ResourceMissing,

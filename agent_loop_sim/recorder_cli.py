@@ -1,0 +1,53 @@
+"""The command line every live recorder in ``scripts/`` shares (no SDK is imported here).
+
+    python scripts/record_<family>.py SCENARIOS [--session NAME ...] [--timeout S] [--jobs N]
+
+On success the recorder prints ``{"sdk": {...}, "transport": ..., "sessions": [...]}`` on
+stdout and exits 0; on any failure it prints one line naming the session on stderr, prints
+nothing on stdout, and exits 1. ``python -m agent_loop_sim record`` reads that output.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import sys
+from typing import Any, Callable, Sequence
+
+from . import scenarios
+from .errors import InputError, RecorderError
+
+Record = Callable[[list[scenarios.Session], float, int], Sequence[Any]]
+
+
+def innermost(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def recorder_main(*, prog: str, family: str, package: str, transport: str, record: Record, description: str,
+                  argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("scenarios")
+    parser.add_argument("--session", action="append", default=[], help="only this session (repeatable)")
+    parser.add_argument("--timeout", type=float, default=20.0, help="seconds per session")
+    parser.add_argument("--jobs", type=int, default=4, help="sessions recorded at once")
+    args = parser.parse_args(argv)
+    try:
+        file = scenarios.load(args.scenarios)
+        chosen = [file.session(n) for n in args.session] if args.session else list(file.sessions)
+        wrong = [s.name for s in chosen if s.family != family]
+        if wrong:
+            raise InputError(f"not {family} sessions: {', '.join(wrong)}", file=file.path)
+        transcripts = record(chosen, args.timeout, args.jobs)
+    except (InputError, RecorderError) as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 1
+    except BaseExceptionGroup as group:  # anyio wraps a task's failure
+        print(f"{prog}: {innermost(group)}", file=sys.stderr)
+        return 1
+    out = {"sdk": {"package": package, "version": importlib.metadata.version(package)}, "transport": transport,
+           "sessions": [t if isinstance(t, dict) else t.to_dict() for t in transcripts]}
+    json.dump(out, sys.stdout, ensure_ascii=False)
+    return 0
