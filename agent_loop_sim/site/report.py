@@ -33,6 +33,7 @@ class SessionResult:
     produced: Transcript | None
     differences: tuple[Difference, ...] = ()
     engine_error: str | None = None
+    scenario: dict[str, Any] | None = field(default=None, repr=False)  # the scenario session, as written
 
     @property
     def passed(self) -> bool:
@@ -104,6 +105,11 @@ class Report:
     def transcripts(self) -> dict[str, Transcript]:
         """Every committed session by name (what the findings are checked against)."""
         return {s.name: s.recorded for s in self.sessions if s.recorded is not None}
+
+    @property
+    def scenarios(self) -> dict[str, dict[str, Any]]:
+        """Every scenario session by name, as written in its scenario file."""
+        return {s.name: s.scenario for s in self.sessions if s.scenario is not None}
 
     @property
     def passed(self) -> int:
@@ -186,11 +192,12 @@ def _compare_file(project: Project, file: ScenarioFile, engine: Engine) -> Recor
         produced, error = _run(engine, session, project)
         differences = tuple(diff_transcripts(recorded, produced)) if produced is not None else ()
         results.append(SessionResult(recorded.name, file.family, recording_file, scenario_file,
-                                     recorded, produced, differences, error))
+                                     recorded, produced, differences, error, session.spec))
     for session in planned.values():  # in the scenario file, never recorded
         produced, error = _run(engine, session, project)
         results.append(SessionResult(session.name, file.family, recording_file, scenario_file, None, produced,
-                                     (Difference(session.name, None, "session", MISSING, "present"),), error))
+                                     (Difference(session.name, None, "session", MISSING, "present"),), error,
+                                     session.spec))
     return RecordingResult(scenario_file, recording_file, file.family, recording, tuple(results))
 
 

@@ -1,0 +1,155 @@
+"""From a checkout to the site's pages: compare, check the findings, render, or refuse.
+
+:func:`render_site` does everything in memory and reports problems instead of raising, so the
+MkDocs hook can turn them into one ``PluginError`` before anything is written, and the command
+line (:func:`build_pages`) can print them and write nothing.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..jsonio import write_atomic
+from ..project import Project
+from ..transcript import PARTIES
+from .badge import conformance_badge
+from .findings import FINDINGS, Finding, FindingResult, Recorded, check_findings
+from .pages import (FINDINGS_PAGE, OVERVIEW, Context, eras_page, family_name, family_page, render_eras,
+                    render_family, render_findings, render_overview, render_session)
+from .report import Engine, Report, build_report, report_json
+from .sources import (FORMAT_PAGE, SERVERS_PAGE, reference_modules, reference_page, render_format,
+                      render_reference, render_reference_index, render_servers)
+
+REPORT_FILE = "conformance.json"
+BADGE_FILE = "badge.svg"
+REFERENCE_INDEX = "reference/index.md"
+SHOWN_PROBLEMS = 60
+
+
+@dataclass
+class Site:
+    """The rendered site (``pages``: path under the docs folder -> content) and its verdict."""
+
+    report: Report
+    findings: list[FindingResult]
+    pages: dict[str, str] = field(default_factory=dict)
+    nav: list[Any] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def explain(self) -> str:
+        """The problems, one per line, for a person reading a failed build."""
+        failing = [s.name for s in self.report.sessions if not s.passed]
+        head = f"the conformance check failed: {len(self.problems)} problem(s)"
+        if failing:
+            head += f"; {len(failing)} of {len(self.report.sessions)} sessions differ ({', '.join(failing[:8])}"
+            head += ", …)" if len(failing) > 8 else ")"
+        shown = [f"  {p}" for p in self.problems[:SHOWN_PROBLEMS]]
+        if len(self.problems) > SHOWN_PROBLEMS:
+            shown.append(f"  ... and {len(self.problems) - SHOWN_PROBLEMS} more")
+        return "\n".join([head, *shown])
+
+
+def _page_url(path: str, directory_urls: bool) -> str:
+    if not directory_urls:
+        return path[:-3] + ".html"
+    return path[: -len("index.md")] if path.endswith("index.md") else path[:-3] + "/"
+
+
+def render_site(project: Project, run_session: Engine | None = None, findings: tuple[Finding, ...] | list[Finding] = FINDINGS,
+                reference: bool = True, directory_urls: bool = True) -> Site:
+    """Run the engine, compare, check the findings and render every page, in memory."""
+    report = build_report(project, run_session)
+    checked = check_findings(findings, Recorded(report.transcripts, report.scenarios), report.complete_families)
+    site = Site(report, checked)
+    site.problems += report.problems
+    site.problems += [why for r in checked for why in r.failures]
+    ctx = Context(report, checked)
+    pages = site.pages
+
+    pages[OVERVIEW] = render_overview(ctx)
+    nav: list[Any] = [{"Overview": OVERVIEW}]
+    if checked:
+        pages[FINDINGS_PAGE] = render_findings(ctx)
+        nav.append({"Findings": FINDINGS_PAGE})
+    for family in report.families:
+        pages[family_page(family)] = render_family(ctx, family)
+        section: list[Any] = [family_page(family)]
+        by_file: list[Any] = []
+        files = [f for f in report.files if f.family == family]
+        for file in files:
+            sessions = []
+            for s in file.sessions:
+                if s.recorded is not None:
+                    pages[ctx.pages[s.name]] = render_session(ctx, s, file)
+                    sessions.append({s.name: ctx.pages[s.name]})
+            by_file.append({Path(file.recording_file).name: sessions})
+        # One recording: its sessions; several: a group per recording file.
+        section.append({"Sessions": next(iter(by_file[0].values())) if len(by_file) == 1 else by_file})
+        eras = ctx.eras(family)
+        for scenario, group in eras.items():
+            pages[eras_page(family, scenario)] = render_eras(ctx, family, scenario, group)
+        if eras:
+            section.append({"Both eras": [{scenario: eras_page(family, scenario)} for scenario in eras]})
+        nav.append({family_name(family): section})
+
+    if reference:
+        families = report.families
+        text, problems = render_servers(project, families)
+        pages[SERVERS_PAGE] = text
+        site.problems += problems
+        text, problems = render_format(families)
+        pages[FORMAT_PAGE] = text
+        site.problems += problems
+        modules, warnings = reference_modules(families, tuple(PARTIES))
+        site.warnings += warnings
+        pages[REFERENCE_INDEX] = render_reference_index(modules)
+        for module in modules:
+            pages[reference_page(module)] = render_reference(module)
+        nav += [{"Fixture servers": SERVERS_PAGE}, {"Scenario format": FORMAT_PAGE},
+                {"API reference": [REFERENCE_INDEX] + [{m.removeprefix("agent_loop_sim."): reference_page(m)}
+                                                       for m in modules]}]
+
+    urls = {name: _page_url(path, directory_urls) for name, path in ctx.pages.items()}
+    pages[REPORT_FILE] = json.dumps(report_json(report, urls, [r.to_dict() for r in checked]),
+                                    indent=2, ensure_ascii=False) + "\n"
+    pages[BADGE_FILE] = conformance_badge(report.passed, len(report.sessions))
+    site.nav = nav
+    return site
+
+
+def write_pages(site: Site, outdir: Path) -> list[Path]:
+    """Write every page under ``outdir`` (each file atomically); returns the paths written."""
+    written = []
+    for path, content in site.pages.items():
+        target = outdir / path
+        write_atomic(target, content)
+        written.append(target)
+    return written
+
+
+def build_pages(project: Project, outdir: Path, run_session: Engine | None = None) -> Site:
+    """``python -m agent_loop_sim site OUTDIR``: the check and the Markdown pages, without MkDocs.
+
+    When the engine and the recordings differ (or a recording, a finding or a fixture server is
+    not as it should be) the problems go to stderr, nothing is written, and the process exits
+    with status 1 (2 when a recording or scenario file cannot be read at all).
+    """
+    site = render_site(project, run_session)
+    for warning in site.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if not site.ok:
+        print(site.explain(), file=sys.stderr)
+        unreadable = bool(site.report.errors) or any(f.error for f in site.report.files)
+        raise SystemExit(2 if unreadable else 1)
+    written = write_pages(site, outdir)
+    print(f"wrote {len(written)} files to {outdir}: {site.report.passed}/{len(site.report.sessions)} sessions "
+          f"pass, {site.report.message_count} messages")
+    return site

@@ -1,0 +1,185 @@
+"""Pages drawn from the project's code: the fixture servers, the scenario format, the API.
+
+The fixture servers are read from ``conformance/`` at build time (never copied into ``docs/``);
+the scenario format comes from the scenario modules' docstrings and their field tables; the API
+reference is a list of mkdocstrings directives, one page per module.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import re
+from typing import Any
+
+from ..project import Project
+from ..schema import Field
+from .markdown import code, fence, table, text
+from .pages import family_name
+
+FIXTURE_SERVERS = {
+    "mcp": ("conformance/sdk_server.py", "The MCP server",
+            "Written with the MCP SDK's high-level `MCPServer` and run over stdio. Its tools cover a "
+            "plain call, progress, elicitation, sampling and an error; in the 2026-07-28 era it "
+            "answers `input_required` where the handshake era sends the client a request."),
+    "a2a": ("conformance/a2a_sdk_server.py", "The A2A agent",
+            "A scripted research agent written with the A2A SDK and served over its JSON-RPC binding "
+            "in process. What it does depends on the first words of the request."),
+}
+CORE_MODULES = ("agent_loop_sim.engine", "agent_loop_sim.compare", "agent_loop_sim.normalise",
+                "agent_loop_sim.scenarios", "agent_loop_sim.transcript")
+SERVERS_PAGE = "servers.md"
+FORMAT_PAGE = "scenario-format.md"
+
+
+def reference_page(module: str) -> str:
+    return f"reference/{module.removeprefix('agent_loop_sim.')}.md"
+
+
+# --- the fixture servers ----------------------------------------------------------------------
+
+def render_servers(project: Project, families: list[str]) -> tuple[str, list[str]]:
+    problems: list[str] = []
+    lines = ["# Fixture servers", "",
+             "The recordings were made against these programs, written with the official SDKs. "
+             "They are shown here as they stand in the repository, read at build time.", ""]
+    for family in families:
+        if family not in FIXTURE_SERVERS:
+            continue
+        path, title, about = FIXTURE_SERVERS[family]
+        try:
+            source = (project.root / path).read_text(encoding="utf-8")
+        except OSError as exc:
+            problems.append(f"{path}: the fixture server cannot be read ({exc.strerror})")
+            continue
+        lines += [f"## {title}", "", about, "",
+                  fence(source.rstrip("\n"), "python", attrs=f'title="{path}"'), ""]
+    return "\n".join(lines), problems
+
+
+# --- the scenario format ----------------------------------------------------------------------
+
+def docstring_markdown(doc: str | None) -> str:
+    """A module docstring as Markdown: ``Foo::`` literal blocks become fenced blocks."""
+    if not doc:
+        return ""
+    lines = inspect.cleandoc(doc).split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.rstrip().endswith("::") and not line.strip().startswith(".."):
+            out.append(line.rstrip()[:-1])
+            i += 1
+            while i < len(lines) and not lines[i].strip():
+                i += 1
+            block = []
+            while i < len(lines) and (not lines[i].strip() or lines[i].startswith(" ")):
+                block.append(lines[i])
+                i += 1
+            while block and not block[-1].strip():
+                block.pop()
+            out += ["", fence(inspect.cleandoc("\n".join(block)), "text"), ""]
+            continue
+        out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+def _kind(f: Field) -> str:
+    kinds = f.kind if isinstance(f.kind, tuple) else (f.kind,)
+    names = {str: "string", int: "integer", bool: "boolean", dict: "object", list: "array", float: "number"}
+    out = " or ".join(names.get(k, k.__name__) for k in kinds)
+    return out + (" or null" if f.nullable else "")
+
+
+def _field_rows(fields: dict[str, Field]) -> list[list[str]]:
+    return [[code(name), _kind(f), "yes" if f.required else "no",
+             ", ".join(code(str(c)) for c in f.choices) if f.choices else ""]
+            for name, f in fields.items()]
+
+
+def field_tables(module: Any) -> list[str]:
+    """Every ``*_FIELDS`` table of a module: {name: Field} or {key: {name: Field}}."""
+    out = []
+    for name, value in vars(module).items():
+        if not name.endswith("_FIELDS") or not isinstance(value, dict) or not value:
+            continue
+        title = name.removesuffix("_FIELDS").replace("_", " ").lower()
+        if all(isinstance(v, Field) for v in value.values()):
+            out += [f"**{text(title)}** ({code(name)})", "",
+                    table(["field", "type", "required", "allowed values"], _field_rows(value)), ""]
+        elif all(isinstance(v, dict) and all(isinstance(f, Field) for f in v.values()) for v in value.values()):
+            rows = [[code(key), ", ".join(code(n) + ("" if f.required else "?") for n, f in fields.items()) or "—"]
+                    for key, fields in value.items()]
+            out += [f"**{text(title)}** ({code(name)}; `?` marks an optional field)", "",
+                    table(["kind", "fields"], rows), ""]
+    return out
+
+
+def render_format(families: list[str]) -> tuple[str, list[str]]:
+    problems: list[str] = []
+    scenarios = importlib.import_module("agent_loop_sim.scenarios")
+    lines = ["# Scenario format", "",
+             "A scenario says what the application does in a session and nothing else; whatever the SDK "
+             "adds by itself is for the engine to model. This page is drawn from the code that "
+             "validates scenario files, so it cannot drift from it.", "",
+             "## Scenario files", "", docstring_markdown(scenarios.__doc__), ""]
+    for family in families:
+        module_name = f"agent_loop_sim.protocols.{family}.scenario"
+        try:
+            module = importlib.import_module(module_name)
+        except Exception as exc:  # noqa: BLE001 - other people's module, possibly half-written
+            problems.append(f"{module_name} cannot be imported: {type(exc).__name__}: {exc}")
+            continue
+        lines += [f"## {family_name(family)} sessions", "", f"From {code(module_name)}.", "",
+                  docstring_markdown(module.__doc__), ""] + field_tables(module)
+    return "\n".join(lines), problems
+
+
+# --- the API reference ------------------------------------------------------------------------
+
+def module_exists(name: str) -> bool:
+    """Whether ``name`` is a real module or package (a bare folder, a namespace package, is not)."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return False
+    return spec is not None and spec.origin not in (None, "namespace")
+
+
+def reference_modules(families_with_scenarios: list[str], all_families: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """The modules to document, and warnings for the ones that should exist and do not."""
+    modules, warnings = list(CORE_MODULES), []
+    for family in all_families:
+        name = f"agent_loop_sim.protocols.{family}"
+        if module_exists(name):
+            modules.append(name)
+        elif family in families_with_scenarios:
+            warnings.append(f"API reference: {name} has scenario files but no package (no __init__.py) yet")
+    return modules, warnings
+
+
+_SPHINX_ROLE = re.compile(r":(?:py:)?(?:class|mod|func|meth|data|attr|exc|obj|const):(?=<code>)")
+
+
+def strip_sphinx_roles(html: str) -> str:
+    """``:class:`Agent``` in a docstring renders as ``:class:<code>Agent</code>``; keep the code."""
+    return _SPHINX_ROLE.sub("", html)
+
+
+def render_reference(module: str) -> str:
+    return "\n".join([f"# {code(module)}", "", f"::: {module}", ""])
+
+
+def render_reference_index(modules: list[str]) -> str:
+    lines = ["# API reference", "",
+             "The engine's public modules, documented from their docstrings. The engine is pure "
+             "Python with no I/O in the protocol models: transcripts come out of "
+             f"[{code('engine.run_session')}]({reference_page('agent_loop_sim.engine').removeprefix('reference/')}), "
+             "and the comparison and normal form are the same ones the command line uses.", ""]
+    for m in modules:
+        lines.append(f"- [{code(m)}]({reference_page(m).removeprefix('reference/')})")
+    lines.append("")
+    return "\n".join(lines)
+

@@ -1,0 +1,337 @@
+"""The site module without MkDocs: the report, the findings, the Markdown of every page.
+
+The engine is always a fake here (``test_site_fakes``), so these tests say nothing about the
+engine and everything about the site: that a difference, an engine failure, an unreadable
+recording or a finding that no longer holds is reported precisely, and that the pages show
+every message, in order, as data and never as markup.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import markdown
+import pytest
+from markdown_it import MarkdownIt
+
+from agent_loop_sim.project import Project
+from agent_loop_sim.site import FINDINGS, render_site
+from agent_loop_sim.site.findings import (Absent, At, ErrorCode, IsRaw, JsonEquals, NoReply, Present, Recorded,
+                                          ScenarioEquals, ValuesDiffer, check_finding, parse_path, resolve)
+from agent_loop_sim.site.markdown import code, fence, text
+from agent_loop_sim.site.pages import Context, session_page
+from agent_loop_sim.site.report import Report, SessionResult
+from agent_loop_sim.jsonio import json_path
+from agent_loop_sim.transcript import Message, Transcript
+from test_site_fakes import ROOT, broken, consistent_copy, edit_recording, flipped, recorded_sessions, replay
+
+HEADING = re.compile(r"^(\d+)\. (\w+) → (\w+)( \(SSE event\))?: (.+) \{#m(\d+)( \.sse)?\}$")
+MD = MarkdownIt("commonmark").enable("table")
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    """The checkout's recordings and scenario files, agreeing with each other (see consistent_copy)."""
+    return consistent_copy(tmp_path_factory.mktemp("site") / "project")
+
+
+@pytest.fixture(scope="module")
+def committed(project) -> dict[str, Transcript]:
+    return recorded_sessions(project / "recordings")
+
+
+@pytest.fixture(scope="module")
+def site(project, committed):
+    return render_site(Project(project), replay(committed))
+
+
+def small_project(tmp_path: Path, project: Path) -> Path:
+    dest = tmp_path / "copy"
+    shutil.copytree(project, dest)
+    return dest
+
+
+# --- the report -------------------------------------------------------------------------------
+
+def test_an_engine_that_says_what_was_recorded_passes(site, committed):
+    assert site.ok, site.explain()
+    assert {s.name for s in site.report.sessions} == set(committed)
+    assert all(s.passed for s in site.report.sessions)
+    assert site.report.message_count == sum(len(t.messages) for t in committed.values())
+    for s in site.report.sessions:
+        assert session_page(s.family, s.name) in site.pages
+
+
+def test_conformance_json_and_badge(site, committed):
+    report = json.loads(site.pages["conformance.json"])
+    assert report["result"] == "pass"
+    assert report["sessions"] == {"total": len(committed), "passed": len(committed), "failed": 0}
+    assert report["messages"] == sum(len(t.messages) for t in committed.values())
+    assert {r["session"] for r in report["results"]} == set(committed)
+    assert all(r["result"] == "pass" and r["page"].endswith("/") for r in report["results"])
+    assert {(r["sdk"]["package"], r["sdk"]["version"]) for r in report["recordings"]} >= {("mcp", "2.3.0")}
+    svg = ET.fromstring(site.pages["badge.svg"])
+    words = "".join(svg.itertext())
+    assert f"{len(committed)}/{len(committed)} sessions" in words and "conformance" in words
+
+
+def test_one_changed_value_is_named_with_session_message_path_and_both_values(project, committed):
+    engine = flipped(replay(committed), "legacy_tour", 4, "$.method", "pong")
+    site = render_site(Project(project), engine)
+    assert not site.ok
+    expected = ("recordings/sdk_exchanges.json: session 'legacy_tour', message 4, $.method: "
+                'committed "ping", engine "pong"')
+    assert site.problems == [expected]
+    assert expected in site.explain() and "1 of" in site.explain()
+    page = site.pages[session_page("mcp", "legacy_tour")]
+    assert "**FAIL**" in page and "the engine `\"pong\"`" in page
+    assert json.loads(site.pages["conformance.json"])["result"] == "fail"
+
+
+def test_an_engine_that_raises_is_reported_by_session_not_as_a_traceback(project, committed):
+    def engine(session):
+        if session.name == "modern_tour":
+            raise KeyError("no model for tools/list")
+        return replay(committed)(session)
+
+    site = render_site(Project(project), engine)
+    (problem,) = site.problems
+    assert "session 'modern_tour': the engine failed: KeyError: 'no model for tools/list'" in problem
+    assert "test_site.py:" in problem  # where it was raised
+
+
+def test_engine_failures_are_reported_for_every_session(project, committed):
+    site = render_site(Project(project), broken(RuntimeError("engine not written yet")))
+    assert len(site.problems) == len(committed)
+    assert all("RuntimeError: engine not written yet" in p for p in site.problems)
+
+
+def test_an_unreadable_recording_is_named(tmp_path, project, committed):
+    project = small_project(tmp_path, project)
+    (project / "recordings" / "sdk_exchanges.json").write_text('{"family": "mcp",', encoding="utf-8")
+    site = render_site(Project(project), replay(committed))
+    assert any(p.startswith("the recording cannot be read: recordings/sdk_exchanges.json") and "not valid JSON" in p
+               for p in site.problems), site.problems
+
+
+def test_a_recorded_session_missing_from_the_scenarios_is_a_difference(tmp_path, project, committed):
+    project = small_project(tmp_path, project)
+    path = project / "recordings" / "sdk_exchanges.json"
+    data = json.loads(path.read_text())
+    extra = dict(data["sessions"][0], name="legacy_extra")
+    data["sessions"].append(extra)
+    path.write_text(json.dumps(data))
+    site = render_site(Project(project), replay(committed))
+    assert site.problems == ["recordings/sdk_exchanges.json: session 'legacy_extra', session: "
+                             'committed "present", engine (absent)']
+
+
+# --- the findings -----------------------------------------------------------------------------
+
+def test_every_finding_holds_in_the_committed_recordings(site):
+    checked = [r for r in site.findings if r.checked]
+    assert {r.finding.family for r in checked} >= {"mcp"}
+    assert all(r.holds for r in checked), [r.failures for r in checked]
+    assert len({f.id for f in FINDINGS}) == len(FINDINGS)
+
+
+def test_a_finding_fails_the_build_when_its_evidence_changes(tmp_path, project):
+    """The recording itself changes (as after a new SDK release): engine = recording, finding broken."""
+    project = small_project(tmp_path, project)
+    old = edit_recording(project / "recordings" / "sdk_exchanges.json", "raw_handshake", 7, "$.error.code", -32601)
+    assert old == -32600
+    site = render_site(Project(project), replay(recorded_sessions(project / "recordings")))
+    assert all(s.passed for s in site.report.sessions)
+    assert site.problems == ["finding 'era-locked-connection': session 'raw_handshake', message 7: "
+                             "$.error.code is -32601, the finding needs -32600"]
+
+
+def transcript(name: str, *messages: Message) -> Transcript:
+    return Transcript(name, "raw", "t", list(messages))
+
+
+C2S = dict(sender="client", receiver="server")
+S2C = dict(sender="server", receiver="client")
+
+
+def test_evidence_kinds():
+    sessions = Recorded({
+        "a": transcript("a", Message(**C2S, raw="{nope"), Message(**C2S, json={"id": 1, "method": "m"}),
+                        Message(**S2C, json={"id": 1, "error": {"code": -32600, "message": "x"}})),
+        "b": transcript("b", Message(**C2S, json={"id": 1, "method": "m"}),
+                        Message(**S2C, json={"id": 1, "result": {"x": True, "k/y": [1, 2]}})),
+    }, {"a": {"steps": [{"version": None}]}})
+    holds = [IsRaw("a", 1), NoReply("a", 1), ErrorCode("a", 3, -32600), JsonEquals("b", 2, "$.result.x", True),
+             JsonEquals("b", 2, '$.result["k/y"][1]', 2), Present("b", 2, "$.result.x"), Absent("b", 2, "$.error"),
+             ValuesDiffer(At("a", 2, "$.method"), At("b", 2, "$.result.x")), ScenarioEquals("a", "$.steps[0].version", None)]
+    for e in holds:
+        assert e.check(sessions) is None, e
+    fails = [IsRaw("a", 2), NoReply("a", 2), ErrorCode("a", 3, -32601), JsonEquals("b", 2, "$.result.x", 1),
+             Present("b", 2, "$.result.y"), Absent("b", 2, "$.result"),
+             ValuesDiffer(At("a", 2, "$.method"), At("b", 1, "$.method")), ScenarioEquals("a", "$.steps[0].version", "1.0")]
+    for e in fails:
+        assert e.check(sessions) is not None, e
+
+
+def test_evidence_that_points_nowhere_fails_with_a_reason():
+    from agent_loop_sim.site.findings import Finding
+
+    sessions = Recorded({"a": transcript("a", Message(**C2S, json={"id": 1}))})
+    f = Finding("x", "mcp", "observation", "t", "s", (JsonEquals("zz", 1, "$.id", 1), JsonEquals("a", 5, "$.id", 1)))
+    r = check_finding(f, sessions, ["mcp"])
+    assert r.failures == ("finding 'x': session 'zz', message 1: there is no session 'zz' in the committed recordings",
+                          "finding 'x': session 'a', message 5: session 'a' has 1 messages, not 5")
+    assert check_finding(f, sessions, ["a2a"]).holds is None  # no recordings of its family: not checked
+
+
+def test_json_paths_read_what_json_path_writes():
+    parts = ["params", "_meta", "io.modelcontextprotocol/protocolVersion", 0, "a b", 'q"uote']
+    assert parse_path(json_path(parts)) == parts
+    assert resolve({"a": [{"b": None}]}, "$.a[0].b") is None
+    with pytest.raises(ValueError):
+        parse_path("$.a[x]")
+
+
+# --- the Markdown -----------------------------------------------------------------------------
+
+def _heading_text(tokens, i):
+    return tokens[i + 1].content
+
+
+def message_blocks(page: str) -> list[tuple[re.Match, list]]:
+    """Each message heading with the top-level blocks that follow it up to the next heading."""
+    tokens = MD.parse(page)
+    out: list[tuple[re.Match, list]] = []
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.tag == "h2":
+            m = HEADING.match(_heading_text(tokens, i))
+            assert m, _heading_text(tokens, i)
+            out.append((m, []))
+        elif out and tok.level == 0 and tok.type in ("fence", "code_block"):
+            out[-1][1].append(tok)
+    return out
+
+
+def test_every_session_page_has_one_numbered_block_per_message_in_order(site, committed):
+    for s in site.report.sessions:
+        recorded = committed[s.name]
+        blocks = message_blocks(site.pages[session_page(s.family, s.name)])
+        assert [int(m.group(1)) for m, _ in blocks] == list(range(1, len(recorded.messages) + 1)), s.name
+        for (m, toks), message in zip(blocks, recorded.messages):
+            assert m.group(1) == m.group(6)  # the anchor is the number
+            assert (m.group(2), m.group(3), bool(m.group(4))) == (message.sender, message.receiver, message.sse)
+            fences = [t for t in toks if t.type == "fence"]
+            assert len(fences) == 1, (s.name, m.group(1))  # the pretty block; the compact one is inside details
+            if message.is_raw:
+                shown = fences[0].content.rstrip("\n")
+                assert fences[0].info == "text" and shown in (message.raw, json.dumps(message.raw, ensure_ascii=False))
+            else:
+                assert fences[0].info == "json" and json.loads(fences[0].content) == message.json
+                compact = "".join(t.content for t in toks if t.type == "code_block")
+                assert json.dumps(message.json, separators=(",", ":"), ensure_ascii=False) in compact
+
+
+def test_the_overview_links_every_session_with_its_result(site):
+    tokens = MD.parse(site.pages["index.md"])
+    links = [t for tok in tokens if tok.type == "inline" for t in tok.children or [] if t.type == "link_open"]
+    hrefs = {t.attrs["href"] for t in links}
+    for s in site.report.sessions:
+        assert session_page(s.family, s.name) in hrefs
+    assert "badge.svg" in site.pages["index.md"] and "(conformance.json)" in site.pages["index.md"]
+
+
+def test_the_era_pairs_come_from_the_names(site):
+    pages = {p for p in site.pages if "/eras/" in p}
+    names = {s.name for s in site.report.sessions}
+    expected = {f"mcp/eras/{n[len('legacy_'):]}.md" for n in names
+                if n.startswith("legacy_") and "modern_" + n[len("legacy_"):] in names}
+    assert pages == expected
+    assert {"mcp/eras/tour.md", "mcp/eras/three_ways.md", "mcp/eras/progress.md", "mcp/eras/errors.md",
+            "mcp/eras/elicit_accept.md", "mcp/eras/elicit_decline.md", "mcp/eras/sampling.md"} <= pages
+    tour = site.pages["mcp/eras/tour.md"]
+    assert '=== "legacy\\_tour (legacy)"' in tour and '=== "modern\\_tour (2026\\-07\\-28)"' in tour
+    assert '=== "auto\\_tour (auto)"' in tour
+
+
+def test_era_grouping_needs_both_legacy_and_modern():
+    def result(name):
+        return SessionResult(name, "mcp", "r.json", "s.json", transcript(name, Message(**C2S, json={})), None)
+
+    report = Report((type("F", (), {"sessions": tuple(result(n) for n in
+                     ("legacy_a", "modern_a", "auto_a", "legacy_b", "auto_b", "raw_c"))})(),))
+    ctx = Context(report, [])
+    assert {k: list(v) for k, v in ctx.eras("mcp").items()} == {"a": ["legacy", "modern", "auto"]}
+
+
+HOSTILE = "</code></pre><script>window.__xss = 1</script><img src=x onerror=alert(1)> `` ``` {#x} --8<-- \"x\""
+
+
+def hostile_transcript() -> Transcript:
+    return transcript(
+        "legacy_hostile",
+        Message(**C2S, raw=HOSTILE),
+        Message(**C2S, json={"jsonrpc": "2.0", "id": "c1", "method": HOSTILE}),
+        Message(**S2C, json={"jsonrpc": "2.0", "id": "c1", "result": {HOSTILE: HOSTILE}}),
+    )
+
+
+def test_text_code_and_fences_hold_anything():
+    assert "<" not in text(HOSTILE) and "`" not in text(HOSTILE).replace("\\`", "")
+    assert code("a`b").startswith("``") and code("`x`") == "`` `x` ``"
+    assert fence("```\n````", "text").split("\n")[0] == "`````text"
+    assert text("a\x02b\x03") == "a\\\\x02b\\\\x03"
+
+
+def test_recorded_markup_renders_as_text_with_the_sites_markdown_extensions():
+    import yaml
+
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
+    extensions, configs = [], {}
+    for item in config["markdown_extensions"]:
+        name, conf = (next(iter(item.items())) if isinstance(item, dict) else (item, {}))
+        extensions.append(name)
+        configs[name] = conf or {}
+    t = hostile_transcript()
+    s = SessionResult(t.name, "mcp", "r.json", "s.json", t, t)
+    report = Report((type("F", (), {"sessions": (s,), "family": "mcp"})(),))
+    ctx = Context(report, [])
+    from agent_loop_sim.site.pages import render_session
+
+    file = type("F", (), {"sdk": {"package": "mcp", "version": "0"}, "transport": "stdio"})()
+    page = render_session(ctx, s, file)
+    html = markdown.markdown(page, extensions=extensions, extension_configs=configs)
+    assert "<script" not in html and "<img" not in html and "--8&lt;--" in html
+    assert html.count("&lt;script&gt;") >= 3
+
+
+def _flip(value):
+    return not value if isinstance(value, bool) else value + 1 if isinstance(value, int) else f"{value}!"
+
+
+def test_every_finding_fails_when_any_of_its_values_changes(site, committed):
+    """Each JSON value a finding relies on, changed in a copy of the recordings, breaks that finding."""
+    import copy
+
+    from agent_loop_sim.site.findings import check_finding
+
+    checked = [r.finding for r in site.findings if r.checked]
+    assert checked
+    tried = 0
+    for finding in checked:
+        for evidence in finding.evidence:
+            if not isinstance(evidence, (JsonEquals, ErrorCode)):
+                continue
+            transcripts = copy.deepcopy(committed)
+            path = evidence.path if isinstance(evidence, JsonEquals) else "$.error.code"
+            parts = parse_path(path)
+            target = transcripts[evidence.session].messages[evidence.message - 1].json
+            for part in parts[:-1]:
+                target = target[part]
+            target[parts[-1]] = _flip(target[parts[-1]])
+            result = check_finding(finding, Recorded(transcripts, site.report.scenarios), site.report.families)
+            assert result.failures and f"message {evidence.message}:" in result.failures[0], (finding.id, evidence)
+            tried += 1
+    assert tried >= 10

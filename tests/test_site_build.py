@@ -1,0 +1,161 @@
+"""The site through MkDocs (the hook) and through the command line, with a fake engine.
+
+One MkDocs build of a copy of the checkout is shared with the browser tests
+(``test_site_fakes.built_site``); the failing builds stop in ``on_config`` and cost little.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agent_loop_sim.project import Project
+from agent_loop_sim.site import build_pages
+from test_site_fakes import (ROOT, built_site, consistent_copy, copy_project, edit_recording, flipped, mkdocs_build,
+                             recorded_sessions, replay)
+
+
+@pytest.fixture(scope="session")
+def build(tmp_path_factory):
+    project, site_dir, done = built_site(tmp_path_factory.getbasetemp() / "site-build")
+    return project, site_dir, done
+
+
+@pytest.fixture(scope="module")
+def seed_build(tmp_path_factory):
+    """A quick build of the 18 seed sessions only, for the tests that break things."""
+    root = tmp_path_factory.mktemp("seed-build")
+    project = copy_project(root / "project", only=("mcp.json",))
+    done = mkdocs_build(project, root / "site")
+    assert done.returncode == 0, done.stderr
+    return project, root / "site"
+
+
+def tree(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
+
+
+def unexpected_warnings(output: str) -> list[str]:
+    # A package the engine team has not created yet is a known, announced gap, not the site's.
+    return [line for line in output.splitlines() if line.startswith("WARNING") and "API reference:" not in line]
+
+
+def test_the_build_generates_every_page_and_writes_nothing_into_docs(build):
+    project, site_dir, done = build
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and not unexpected_warnings(done.stderr), done.stderr
+    for name, t in recorded_sessions(project / "recordings").items():
+        family = "a2a" if name.startswith("a2a") else "mcp"
+        page = site_dir / family / "sessions" / name / "index.html"
+        assert page.exists(), page
+    report = json.loads((site_dir / "conformance.json").read_text())
+    assert report["result"] == "pass"
+    assert (site_dir / "badge.svg").read_text().startswith("<svg")
+    assert {p.relative_to(project / "docs").as_posix() for p in (project / "docs").rglob("*") if p.is_file()} == \
+        {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*") if p.is_file()}
+
+
+def test_a_changed_recording_fails_the_build_by_name_and_leaves_the_site_alone(seed_build, tmp_path):
+    project, site_dir = seed_build
+    recording = project / "recordings" / "sdk_exchanges.json"
+    before = tree(site_dir)
+    original = recording.read_bytes()
+    try:
+        old = edit_recording(recording, "legacy_tour", 4, "$.method", "pong")
+        assert old == "ping"
+        failed = mkdocs_build(project, site_dir)
+        assert failed.returncode == 1
+        assert ("session 'legacy_tour', message 4, $.method: committed \"pong\", engine \"ping\"" in failed.stderr)
+        assert "Aborted with a BuildError" in failed.stdout + failed.stderr and "Traceback" not in failed.stderr
+        assert tree(site_dir) == before  # the previous site, untouched: not even cleaned
+        fresh = tmp_path / "never-written"
+        assert mkdocs_build(project, fresh).returncode == 1 and not fresh.exists()
+    finally:
+        recording.write_bytes(original)
+    restored = mkdocs_build(project, tmp_path / "restored")
+    assert restored.returncode == 0, restored.stderr
+    assert (tmp_path / "restored" / "mcp" / "sessions" / "legacy_tour" / "index.html").exists()
+
+
+def test_an_unreadable_recording_or_a_failing_engine_is_a_plugin_error_not_a_traceback(seed_build, tmp_path):
+    project, _ = seed_build
+    recording = project / "recordings" / "sdk_exchanges.json"
+    original = recording.read_bytes()
+    try:
+        recording.write_text("[1, 2", encoding="utf-8")
+        failed = mkdocs_build(project, tmp_path / "a")
+    finally:
+        recording.write_bytes(original)
+    assert failed.returncode == 1 and "Traceback" not in failed.stderr
+    assert "ERROR" in failed.stderr and "the recording cannot be read: recordings/sdk_exchanges.json" in failed.stderr
+    failed = mkdocs_build(project, tmp_path / "b", engine="test_site_fakes:always_raises")
+    assert failed.returncode == 1 and "Traceback" not in failed.stderr
+    assert "session 'legacy_tour': the engine failed: NotImplementedError: no model for mcp yet" in failed.stderr
+
+
+RELOAD = """
+import sys
+from pathlib import Path
+from mkdocs.config import load_config
+config = load_config("mkdocs.yml")
+(hook,) = config.hooks.values()
+hook.on_config(config)
+first = hook._pages["index.md"].splitlines()[0]
+pages = Path("agent_loop_sim/site/pages.py")
+pages.write_text(pages.read_text().replace('"# Conformance"', '"# Conformance, reloaded"'))
+hook.on_config(load_config("mkdocs.yml"))
+print(first, "|", hook._pages["index.md"].splitlines()[0])
+"""
+
+
+def test_each_build_reloads_the_projects_modules(seed_build, tmp_path):
+    """What ``mkdocs serve`` relies on: a code edit shows in the next build of the same process."""
+    project, _ = seed_build
+    copy = tmp_path / "copy"
+    shutil.copytree(project, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    env = dict(os.environ, AGENT_LOOP_SIM_ENGINE="test_site_fakes:replay_snapshot",
+               AGENT_LOOP_SIM_SNAPSHOT=str(project.parent / f"{project.name}-snapshot"),
+               PYTHONPATH=str(Path(__file__).parent))
+    done = subprocess.run([sys.executable, "-c", RELOAD], cwd=copy, capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "# Conformance | # Conformance, reloaded"
+
+
+def test_build_pages_writes_markdown_or_nothing(tmp_path, capsys):
+    project = consistent_copy(tmp_path / "project", ("scenarios", "recordings", "conformance"))
+    committed = recorded_sessions(project / "recordings")
+    out = tmp_path / "out"
+    build_pages(Project(project), out, replay(committed))
+    assert (out / "index.md").exists() and (out / "mcp" / "sessions" / "legacy_tour.md").exists()
+    assert (out / "conformance.json").exists() and (out / "badge.svg").exists()
+    engine = flipped(replay(committed), "modern_tour", 2, "$.result.ttlMs", 1)
+    with pytest.raises(SystemExit) as exit_:
+        build_pages(Project(project), tmp_path / "out2", engine)
+    assert exit_.value.code == 1 and not (tmp_path / "out2").exists()
+    assert "session 'modern_tour', message 2, $.result.ttlMs: committed 0, engine 1" in capsys.readouterr().err
+
+
+def test_the_command_line_with_the_real_engine_on_the_seed_sessions(tmp_path):
+    """``python -m agent_loop_sim site OUTDIR`` end to end; the 18 seed sessions are the engine's
+    committed baseline. Exit 0 and pages, then exit 1 and the difference once a value changes."""
+    project = tmp_path / "project"
+    (project / "scenarios").mkdir(parents=True)
+    (project / "recordings").mkdir()
+    (project / "scenarios" / "mcp.json").write_bytes((ROOT / "scenarios" / "mcp.json").read_bytes())
+    (project / "recordings" / "sdk_exchanges.json").write_bytes((ROOT / "recordings" / "sdk_exchanges.json").read_bytes())
+    shutil.copytree(ROOT / "conformance", project / "conformance")
+    run = [sys.executable, "-m", "agent_loop_sim", "--root", str(project), "site"]
+    done = subprocess.run([*run, str(tmp_path / "out")], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out" / "mcp" / "sessions" / "raw_handshake.md").exists()
+    edit_recording(project / "recordings" / "sdk_exchanges.json", "raw_handshake", 7, "$.error.code", -32601)
+    done = subprocess.run([*run, str(tmp_path / "out2")], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 1 and not (tmp_path / "out2").exists()
+    assert "session 'raw_handshake', message 7, $.error.code: committed -32601, engine -32600" in done.stderr
+    assert "finding 'era-locked-connection'" in done.stderr and "Traceback" not in done.stderr
