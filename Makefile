@@ -22,7 +22,7 @@ $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 setup: $(VENV)/.synced
 
 serve: setup
-	$(VENV)/bin/mkdocs serve -a 127.0.0.1:8000
+	$(VENV)/bin/mkdocs serve --dirty -a 127.0.0.1:8000
 
 build: setup
 	$(VENV)/bin/mkdocs build --strict

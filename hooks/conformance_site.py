@@ -3,8 +3,10 @@
 ``on_config`` runs the check and renders every page in memory. It runs before MkDocs cleans
 the site folder, so a failing check (the engine and a recording differ, a recording cannot be
 read, a finding no longer holds) stops the build with a ``PluginError`` listing the problems and
-leaves the previous site untouched. ``on_files`` then adds the pages as generated files: nothing
-is written into ``docs/``, so ``mkdocs serve`` does not rebuild in a loop.
+leaves the previous site untouched. ``on_files`` then adds the pages: each is kept in
+``.cache/conformance-pages/`` (outside ``docs/`` and outside ``watch:``, so ``mkdocs serve``
+does not rebuild in a loop) and rewritten only when its content changed, so that
+``mkdocs serve --dirty`` rebuilds just the pages an edit touched.
 
 ``mkdocs serve`` loads this module once; the project's modules are imported afresh on every
 build so that edits to the engine or the site show up without a restart (``watch:`` in
@@ -78,11 +80,37 @@ def on_config(config):
     return config
 
 
+CACHE = Path(".cache") / "conformance-pages"
+
+
+def _keep(path: Path, content: str) -> None:
+    """Write ``content`` only if it differs: an unchanged page keeps its mtime (pydantic's trick)."""
+    if path.is_file() and path.read_text(encoding="utf-8") == content:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(content, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+_last_nav: list | None = None
+
+
 def on_files(files, config):
+    global _last_nav
+    cache = Path(config.config_file_path).resolve().parent / CACHE
+    # Every page carries the navigation: when it changed (a session came or went), every page
+    # must be rebuilt, also by a --dirty rebuild.
+    nav_changed = _last_nav is not None and config.nav != _last_nav
+    _last_nav = config.nav
     for path, content in _pages.items():
         if files.get_file_from_path(path) is not None:
             raise PluginError(f"docs/{path} exists, but the conformance site generates that page; remove one")
-        files.append(File.generated(config, path, content=content))
+        _keep(cache / path, content)
+        if nav_changed:
+            os.utime(cache / path)
+        files.append(File(path, src_dir=str(cache), dest_dir=config.site_dir,
+                          use_directory_urls=config.use_directory_urls))
     return files
 
 

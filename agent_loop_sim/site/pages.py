@@ -135,7 +135,9 @@ def message_body(m: Message, indent_by: str = "") -> str:
             return fence(raw, "text", indent_by)
         return "\n\n".join([f"{indent_by}*Not JSON; shown as a JSON string, since it holds blanks, tabs or "
                              "control characters:*", fence(json.dumps(raw, ensure_ascii=False), "text", indent_by)])
-    compact = indent(fence(compact_json(m.json), "json"), indent_by + "    ")
+    # Plain text: one click away to read or copy as sent; highlighting it twice would double the
+    # page (and the time MkDocs and its search take over it) for nothing new.
+    compact = indent(fence(compact_json(m.json), "text"), indent_by + "    ")
     return "\n\n".join([
         fence(pretty_json(m.json), "json", indent_by),
         f'{indent_by}<div data-search-exclude="true" markdown>',
