@@ -154,6 +154,7 @@ class Context:
     report: Report
     findings: list[FindingResult]
     pages: dict[str, str] = field(default_factory=dict)  # session name -> page
+    _eras: dict[str, dict[str, dict[str, SessionResult]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.pages = {s.name: session_page(s.family, s.name) for s in self.report.sessions
@@ -169,6 +170,11 @@ class Context:
 
     def eras(self, family: str) -> dict[str, dict[str, SessionResult]]:
         """{scenario: {prefix: session}} where a legacy_X and a modern_X were both recorded."""
+        if family not in self._eras:  # asked once per session page: work it out once per family
+            self._eras[family] = self._pair_eras(family)
+        return self._eras[family]
+
+    def _pair_eras(self, family: str) -> dict[str, dict[str, SessionResult]]:
         groups: dict[str, dict[str, SessionResult]] = {}
         for s in self.report.sessions:
             m = _ERA_NAME.match(s.name)
