@@ -105,9 +105,12 @@ def cmd_record(project: Project, args: argparse.Namespace) -> int:
 
 
 def cmd_site(project: Project, args: argparse.Namespace) -> int:
-    from .site import build_pages  # the site needs nothing the other verbs need
+    from .site.build import SiteRefused, build_pages  # the site needs nothing the other verbs need
 
-    build_pages(project, Path(args.outdir))
+    try:
+        build_pages(project, Path(args.outdir))
+    except SiteRefused as refused:
+        return refused.code
     return 0
 
 

@@ -14,6 +14,11 @@ from .transcript import Transcript
 
 
 def run_session(session: Session) -> Transcript:
+    """Play one validated scenario session with its protocol's model; return the normalised transcript.
+
+    Raises InputError when the scenario cannot be played as written (e.g. a scripted answer is
+    missing), and EngineFailure, naming the session, for a gap in the model.
+    """
     protocol = import_module(f"agent_loop_sim.protocols.{session.family}")
     try:
         messages = protocol.run_session(session)

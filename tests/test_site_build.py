@@ -16,6 +16,7 @@ import pytest
 
 from agent_loop_sim.project import Project
 from agent_loop_sim.site import build_pages
+from agent_loop_sim.site.build import SiteRefused
 from test_site_fakes import (ROOT, built_site, consistent_copy, copy_project, edit_recording, flipped, mkdocs_build,
                              recorded_sessions, replay)
 
@@ -135,7 +136,7 @@ def test_build_pages_writes_markdown_or_nothing(tmp_path, capsys):
     assert (out / "index.md").exists() and (out / "mcp" / "sessions" / "legacy_tour.md").exists()
     assert (out / "conformance.json").exists() and (out / "badge.svg").exists()
     engine = flipped(replay(committed), "modern_tour", 2, "$.result.ttlMs", 1)
-    with pytest.raises(SystemExit) as exit_:
+    with pytest.raises(SiteRefused) as exit_:
         build_pages(Project(project), tmp_path / "out2", engine)
     assert exit_.value.code == 1 and not (tmp_path / "out2").exists()
     assert "session 'modern_tour', message 2, $.result.ttlMs: committed 0, engine 1" in capsys.readouterr().err

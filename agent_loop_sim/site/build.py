@@ -135,12 +135,20 @@ def write_pages(site: Site, outdir: Path) -> list[Path]:
     return written
 
 
+class SiteRefused(Exception):
+    """The check failed, so no page was written; ``code`` is the exit status to give."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"the conformance check failed (exit {code})")
+        self.code = code
+
+
 def build_pages(project: Project, outdir: Path, run_session: Engine | None = None) -> Site:
     """``python -m agent_loop_sim site OUTDIR``: the check and the Markdown pages, without MkDocs.
 
     When the engine and the recordings differ (or a recording, a finding or a fixture server is
-    not as it should be) the problems go to stderr, nothing is written, and the process exits
-    with status 1 (2 when a recording or scenario file cannot be read at all).
+    not as it should be) the problems go to stderr, nothing is written, and :class:`SiteRefused`
+    says which exit status to give: 1, or 2 when a recording or scenario file cannot be read.
     """
     site = render_site(project, run_session)
     for warning in site.warnings:
@@ -148,7 +156,7 @@ def build_pages(project: Project, outdir: Path, run_session: Engine | None = Non
     if not site.ok:
         print(site.explain(), file=sys.stderr)
         unreadable = bool(site.report.errors) or any(f.error for f in site.report.files)
-        raise SystemExit(2 if unreadable else 1)
+        raise SiteRefused(2 if unreadable else 1)
     written = write_pages(site, outdir)
     print(f"wrote {len(written)} files to {outdir}: {site.report.passed}/{len(site.report.sessions)} sessions "
           f"pass, {site.report.message_count} messages")
