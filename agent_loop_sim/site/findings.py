@@ -311,6 +311,10 @@ class FindingResult:
 def check_finding(finding: Finding, rec: Recorded, families: list[str]) -> FindingResult:
     if finding.family not in families:
         return FindingResult(finding, checked=False)
+    if rec.scenarios and any(p.session not in rec.scenarios for p in finding.places()):
+        # A finding about sessions this checkout has no scenario for (a trimmed copy) is not
+        # checked; one whose scenario exists but whose recording lost the evidence fails.
+        return FindingResult(finding, checked=False)
     failures = []
     for evidence in finding.evidence:
         place = evidence.places()[0]
@@ -474,6 +478,138 @@ FINDINGS: tuple[Finding, ...] = (
             ErrorCode("a2a_errors", 4, -32009),
             JsonEquals("a2a_errors", 4, "$.error.message",
                        "A2A version '0.3' is not supported by this handler. Expected version '1.0'."),
+        ),
+    ),
+    Finding(
+        id="ping-removed-in-2026",
+        family="mcp",
+        kind="observation",
+        title="`ping` is gone in 2026-07-28, but the client still sends it",
+        summary=(
+            "The 2026-07-28 revision has no `ping`. Asked to ping on such a connection, the SDK's "
+            "client sends it anyway, wrapped in the envelope, and the server answers `-32601` "
+            "(method not found) with the method's name as `data`."
+        ),
+        evidence=(
+            JsonEquals("modern_ping", 1, "$.method", "ping"),
+            Present("modern_ping", 1, MCP_VERSION),
+            ErrorCode("modern_ping", 2, -32601),
+            JsonEquals("modern_ping", 2, "$.error.data", "ping"),
+        ),
+    ),
+    Finding(
+        id="prompt-failures-per-era",
+        family="mcp",
+        kind="departure",
+        title="A failing prompt is code `0` in one era and `-32603` in the other",
+        summary=(
+            "An unknown prompt, a missing argument or an unexpected one make the prompt handler "
+            "raise. On a handshake connection the error goes out with code `0` and the exception's "
+            "text (`Unknown prompt: nope`); on a 2026-07-28 connection it is a generic `-32603` "
+            "`Internal server error`, the text kept on the server."
+        ),
+        specification=(
+            "The specification lists an invalid prompt name and missing required arguments as "
+            "`-32602` (invalid params); `0` is not a JSON-RPC error code at all."
+        ),
+        evidence=(
+            JsonEquals("legacy_prompt_errors", 4, "$.params.name", "nope"),
+            ErrorCode("legacy_prompt_errors", 5, 0),
+            JsonEquals("legacy_prompt_errors", 5, "$.error.message", "Unknown prompt: nope"),
+            ErrorCode("modern_prompt_errors", 2, -32603),
+            JsonEquals("modern_prompt_errors", 2, "$.error.message", "Internal server error"),
+        ),
+    ),
+    Finding(
+        id="no-answer-to-batches",
+        family="mcp",
+        kind="departure",
+        title="Batches get no answer at all",
+        summary=(
+            "A JSON array on one line, whether two pings, an empty array or a list of numbers, is "
+            "dropped like a line that is not JSON: the server answers none of it, and says nothing "
+            "about why."
+        ),
+        specification=(
+            "MCP dropped batching in 2025-06-18, so not running the batch is expected; but JSON-RPC "
+            "2.0 answers an empty or malformed batch with an *Invalid Request* error (`-32600`)."
+        ),
+        evidence=(
+            JsonEquals("raw_batches", 4, "$[0].method", "ping"),
+            NoReply("raw_batches", 4),
+            NoReply("raw_batches", 5),
+            NoReply("raw_batches", 6),
+        ),
+    ),
+    Finding(
+        id="initialized-not-waited-for",
+        family="mcp",
+        kind="observation",
+        title="The server does not wait for `notifications/initialized`",
+        summary=(
+            "Requests sent after the `initialize` result but before `notifications/initialized` "
+            "are served normally: the successful handshake alone opens the connection."
+        ),
+        evidence=(
+            JsonEquals("raw_request_before_initialized", 3, "$.method", "prompts/list"),
+            Present("raw_request_before_initialized", 4, "$.result.prompts"),
+        ),
+    ),
+    Finding(
+        id="extended-card-error-code",
+        family="a2a",
+        kind="departure",
+        title="No extended card is an unsupported operation",
+        summary=(
+            "The fixture agent has no authenticated extended card. Asked for one, the SDK answers "
+            "`-32004` with the reason `UNSUPPORTED_OPERATION` and a message saying so."
+        ),
+        specification=(
+            "A2A 1.0 has its own error for this case: `-32007`, *ExtendedAgentCardNotConfiguredError*."
+        ),
+        evidence=(
+            JsonEquals("a2a_errors", 9, "$.method", "GetExtendedAgentCard"),
+            ErrorCode("a2a_errors", 10, -32004),
+            JsonEquals("a2a_errors", 10, "$.error.data[0].reason", "UNSUPPORTED_OPERATION"),
+        ),
+    ),
+    Finding(
+        id="task-without-context-fails",
+        family="a2a",
+        kind="departure",
+        title="A follow-up that names the task but not its context breaks the task",
+        summary=(
+            "A message that carries the `taskId` of a task waiting for input but no `contextId` is "
+            "given a fresh context by the SDK, which then finds that context at odds with the task "
+            "and answers `-32602` (`Context in event doesn't match TaskManager …`). Read back, the "
+            "task has failed."
+        ),
+        specification=(
+            "The specification lets a server infer the context from the task when only `taskId` "
+            "is given."
+        ),
+        evidence=(
+            Absent("a2a_contexts", 3, "$.params.message.contextId"),
+            Present("a2a_contexts", 3, "$.params.message.taskId"),
+            ErrorCode("a2a_contexts", 4, -32602),
+            JsonEquals("a2a_contexts", 6, "$.result.status.state", "TASK_STATE_FAILED"),
+        ),
+    ),
+    Finding(
+        id="history-length-zero",
+        family="a2a",
+        kind="observation",
+        title="`historyLength: 0` leaves the history out",
+        summary=(
+            "`GetTask` with `historyLength` 0 returns the task with no `history` field at all; with "
+            "1 it keeps only the last message."
+        ),
+        evidence=(
+            JsonEquals("a2a_history_length", 5, "$.params.historyLength", 0),
+            Absent("a2a_history_length", 6, "$.result.history"),
+            JsonEquals("a2a_history_length", 7, "$.params.historyLength", 1),
+            Present("a2a_history_length", 8, "$.result.history[0]"),
+            Absent("a2a_history_length", 8, "$.result.history[1]"),
         ),
     ),
 )

@@ -20,7 +20,6 @@ the request that parked it). A JSON-RPC request goes through the SDK's steps, in
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -55,6 +54,16 @@ _TYPE_NAMES = {"task": "Task", "message": "Message", "statusUpdate": "TaskStatus
                "artifactUpdate": "TaskArtifactUpdateEvent"}
 
 
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON value (the task store holds nothing else): ``copy.deepcopy`` without
+    its memo and dispatch, several times faster on these small trees."""
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_json(v) for v in value]
+    return value
+
+
 class NotModelled(Exception):
     """The request leads somewhere the engine does not model (named in the message)."""
 
@@ -76,10 +85,10 @@ def apply_history_length(task: dict[str, Any], config: dict[str, Any] | None) ->
     length = config["historyLength"]
     history = task.get("history", [])
     if length == 0 and history:
-        task = copy.deepcopy(task)
+        task = copy_json(task)
         del task["history"]
     elif length > 0 and len(history) > length:
-        task = copy.deepcopy(task)
+        task = copy_json(task)
         task["history"] = history[-length:]
     return task
 
@@ -105,14 +114,14 @@ class _TaskManager:
             return None
         if self.current is None:
             stored = self.store.get(self.task_id)
-            self.current = copy.deepcopy(stored) if stored is not None else None
+            self.current = copy_json(stored) if stored is not None else None
         return self.current
 
     def invalidate(self) -> None:
         self.current = None
 
     def _save(self, task: dict[str, Any]) -> None:
-        self.store[task["id"]] = copy.deepcopy(task)
+        self.store[task["id"]] = copy_json(task)
         self.current = task
         if not self.task_id:
             self.task_id, self.context_id = task["id"], task.get("contextId", "")
@@ -134,10 +143,10 @@ class _TaskManager:
         task = self.ensure_task(event_task_id, event_context)
         if event.kind == "statusUpdate":
             if "message" in task["status"]:
-                task.setdefault("history", []).append(copy.deepcopy(task["status"]["message"]))
+                task.setdefault("history", []).append(copy_json(task["status"]["message"]))
             if event.body.get("metadata"):
-                task.setdefault("metadata", {}).update(copy.deepcopy(event.body["metadata"]))
-            task["status"] = copy.deepcopy(event.body["status"])
+                task.setdefault("metadata", {}).update(copy_json(event.body["metadata"]))
+            task["status"] = copy_json(event.body["status"])
         else:
             _append_artifact(task, event.body)
         self._save(task)
@@ -147,20 +156,20 @@ class _TaskManager:
         task = self.current
         if task is None and self.task_id:
             stored = self.store.get(self.task_id)
-            task = copy.deepcopy(stored) if stored is not None else None
+            task = copy_json(stored) if stored is not None else None
         if task is None:
             task = {"id": task_id, "status": {"state": states.SUBMITTED}}
             if context_id:
                 task["contextId"] = context_id
             if self.initial_message is not None:
-                task["history"] = [copy.deepcopy(self.initial_message)]
+                task["history"] = [copy_json(self.initial_message)]
             self._save(task)
         return task
 
     def update_with_message(self, message: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
         if "message" in task["status"]:
             task.setdefault("history", []).append(task["status"].pop("message"))
-        task.setdefault("history", []).append(copy.deepcopy(message))
+        task.setdefault("history", []).append(copy_json(message))
         self.current = task
         return task
 
@@ -171,13 +180,13 @@ def _append_artifact(task: dict[str, Any], update: dict[str, Any]) -> None:
     index = next((i for i, a in enumerate(artifacts) if a["artifactId"] == artifact["artifactId"]), None)
     if not update.get("append"):
         if index is None:
-            artifacts.append(copy.deepcopy(artifact))
+            artifacts.append(copy_json(artifact))
         else:
-            artifacts[index] = copy.deepcopy(artifact)
+            artifacts[index] = copy_json(artifact)
     elif index is not None:
-        artifacts[index].setdefault("parts", []).extend(copy.deepcopy(artifact.get("parts", [])))
+        artifacts[index].setdefault("parts", []).extend(copy_json(artifact.get("parts", [])))
         if artifact.get("metadata"):
-            artifacts[index].setdefault("metadata", {}).update(copy.deepcopy(artifact["metadata"]))
+            artifacts[index].setdefault("metadata", {}).update(copy_json(artifact["metadata"]))
     else:
         if not artifacts:
             del task["artifacts"]
@@ -223,7 +232,7 @@ class _ActiveTask:
         """Play the agent on ``message`` and return what the consumer passes on, in order."""
         self.manager.invalidate()
         turn = Turn(message=message, task_id=self.task_id, context_id=context_id,
-                    current_task=copy.deepcopy(self.manager.get_task()))
+                    current_task=copy_json(self.manager.get_task()))
         try:
             events = self.agent.script.execute(turn, self.agent.ids, self.agent.clock)
         except AgentCrash as exc:
@@ -251,7 +260,7 @@ class _ActiveTask:
             self.task_mode = False
             return _Delivery(event=event)
         updated = self._handle_task_event(event)
-        snapshot = copy.deepcopy(updated)
+        snapshot = copy_json(updated)
         shown = Event("task", snapshot) if event.body is updated else event
         return _Delivery(event=shown, task=snapshot)
 
@@ -292,7 +301,7 @@ class _ActiveTask:
             failed = Event("statusUpdate", {"taskId": task["id"], "contextId": task.get("contextId", ""),
                                             "status": {"state": states.FAILED}})
             try:
-                updated = copy.deepcopy(self._handle_task_event(failed))
+                updated = copy_json(self._handle_task_event(failed))
             except A2AError:
                 pass  # the consumer dies of it; subscribers still hear the first error
         return _Delivery(error=error, task=updated)
@@ -402,20 +411,20 @@ class Agent:
         task = self.tasks.get(params["id"])
         if task is None:
             raise A2AError("TaskNotFoundError")
-        return apply_history_length(copy.deepcopy(task), params)
+        return apply_history_length(copy_json(task), params)
 
     def _cancel_task(self, params: dict[str, Any]) -> dict[str, Any]:
         stored = self.tasks.get(params["id"])
         if stored is None:
             raise A2AError("TaskNotFoundError")
-        task = copy.deepcopy(stored)
+        task = copy_json(stored)
         try:
             task["status"]["state"] = states.transition(task["status"]["state"], states.CANCEL)
         except states.IllegalTransition:
             raise _refusal(states.CANCEL, task) from None
         # Nothing of the agent runs for a parked task: the handler writes the new state over
         # the stored status, keeping its message and timestamp; the agent's cancel is not called.
-        self.tasks[task["id"]] = copy.deepcopy(task)
+        self.tasks[task["id"]] = copy_json(task)
         return task
 
     def _begin(self, params: dict[str, Any]) -> tuple[_ActiveTask, dict[str, Any], str]:
@@ -424,7 +433,7 @@ class Agent:
         _check_history_length(config)
         if config.get("returnImmediately"):
             raise NotModelled("returnImmediately (the agent would go on after the answer)")
-        message = copy.deepcopy(params["message"])
+        message = copy_json(params["message"])
         task_id = message.get("taskId") or None
         context_id = message.get("contextId") or None
         if task_id:
@@ -456,7 +465,7 @@ class Agent:
             task = run.manager.get_task()
             if task is None:
                 raise StreamHangs("the agent published neither a task nor a message; SendMessage would wait for ever")
-            result = Event("task", copy.deepcopy(task))
+            result = Event("task", copy_json(task))
         if result.kind == "task":
             return {"task": apply_history_length(result.body, params.get("configuration"))}
         return {"message": result.body}
@@ -488,7 +497,7 @@ class Agent:
         run = _ActiveTask(self, params["id"], "", None)
         run.start(create_if_missing=False)
         # The current task first; then the agent waits for a request that never comes here.
-        return iter([Event("task", copy.deepcopy(run.manager.get_task()))]), True
+        return iter([Event("task", copy_json(run.manager.get_task()))]), True
 
     def _list_tasks(self, params: dict[str, Any]) -> dict[str, Any]:
         _check_history_length(params)
@@ -499,7 +508,7 @@ class Agent:
                 raise A2AError("InvalidParamsError", f"maximum page size is {MAX_PAGE_SIZE}")
         if params.get("pageToken") or "statusTimestampAfter" in params:
             raise NotModelled("ListTasks page tokens and timestamp filters")
-        tasks = [copy.deepcopy(t) for t in self.tasks.values()]
+        tasks = [copy_json(t) for t in self.tasks.values()]
         if params.get("contextId"):
             tasks = [t for t in tasks if t.get("contextId", "") == params["contextId"]]
         if params.get("status"):

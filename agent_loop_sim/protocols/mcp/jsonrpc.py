@@ -71,15 +71,20 @@ def _is_params(value: Any) -> bool:
 
 
 def parse_line(line: str) -> Incoming | None:
-    """The message a line holds, or ``None`` for a line the transport drops.
-
-    Extra members are ignored, as the SDK's models ignore them; so a "request" whose id is
-    not a valid id is still a well-formed *notification* (it has a method and no usable id).
-    """
+    """The message a line holds, or ``None`` for a line the transport drops."""
     try:
         data = json.loads(line)
     except (json.JSONDecodeError, RecursionError):
         return None
+    return classify(data)
+
+
+def classify(data: Any) -> Incoming | None:
+    """Which of the four message shapes a decoded line is, or ``None`` if it is none of them.
+
+    Extra members are ignored, as the SDK's models ignore them; so a "request" whose id is
+    not a valid id is still a well-formed *notification* (it has a method and no usable id).
+    """
     if not isinstance(data, dict) or data.get("jsonrpc") != "2.0":
         return None
     method, params = data.get("method"), data.get("params")

@@ -80,7 +80,11 @@ class ServerConnection:
 
     # --- the transport ----------------------------------------------------------------------
     def receive(self, line: str) -> Outgoing:
-        message = jsonrpc.parse_line(line)
+        """One line from the client in, the messages the server writes out."""
+        return self.receive_decoded(jsonrpc.parse_line(line))
+
+    def receive_decoded(self, message: jsonrpc.Incoming | None) -> Outgoing:
+        """The same, for a line already decoded and classified (:func:`jsonrpc.classify`)."""
         if self.era is Era.UNDECIDED and not isinstance(message, Request):
             # Frames ahead of the first request are replayed once the era is known; past the
             # limit they are dropped, and a line that is no message is dropped anyway.

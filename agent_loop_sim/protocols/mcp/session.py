@@ -13,6 +13,7 @@ from typing import Any
 
 from ...scenarios import Session
 from ...transcript import Message
+from . import jsonrpc
 from .client import Answers, ClientModel
 from .definition import ServerDefinition
 from .server import ServerConnection
@@ -44,12 +45,14 @@ def play_client(client: ClientModel, server: ServerConnection) -> list[Message]:
     wire: deque[tuple[str, dict[str, Any]]] = deque(("client", m) for m in client.start())
     while wire:
         sender, message = wire.popleft()
-        line = _wire(message)
-        log.append(_logged(sender, line))
+        # Each message is written as a line and read back once; the log and the peer both get
+        # that copy (neither changes it), so nothing is shared with the models' own objects.
+        sent = json.loads(_wire(message))
+        log.append(Message(sender, "server" if sender == "client" else "client", json=sent))
         if sender == "client":
-            wire.extend(("server", m) for m in server.receive(line))
+            wire.extend(("server", m) for m in server.receive_decoded(jsonrpc.classify(sent)))
         else:
-            wire.extend(("client", m) for m in client.receive(json.loads(line)))
+            wire.extend(("client", m) for m in client.receive(sent))
     return log
 
 
