@@ -12,6 +12,7 @@ the live SDK. A recording file is::
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,14 @@ class Message:
     json: Any = None
     raw: str | None = None
     sse: bool = False
+
+    @classmethod
+    def from_line(cls, sender: str, receiver: str, line: str) -> "Message":
+        """A line as it crossed the wire: its JSON, or the line itself when it is not JSON."""
+        try:
+            return cls(sender, receiver, json=json.loads(line))
+        except json.JSONDecodeError:
+            return cls(sender, receiver, raw=line)
 
     @property
     def is_raw(self) -> bool:

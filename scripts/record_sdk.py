@@ -104,14 +104,6 @@ async def servers() -> AsyncIterator[Servers]:
             await process.aclose()
 
 
-def _to_message(sender: str, line: str) -> Message:
-    receiver = "server" if sender == "client" else "client"
-    try:
-        return Message(sender, receiver, json=json.loads(line))
-    except json.JSONDecodeError:
-        return Message(sender, receiver, raw=line)
-
-
 class _Script:
     """The application's scripted answers, handed out in order."""
 
@@ -275,7 +267,8 @@ async def record_session(session: scenarios.Session, timeout: float, servers: Se
             raise RecorderError(f"session {session.name!r}: the SDK raised {type(cause).__name__}: {cause}"
                                 f"{_server_said(log)}") from exc
         lines = [json.loads(x) for x in log.read_text().splitlines() if x.strip()]
-    messages = [_to_message(e["from"], e["line"]) for e in lines]
+    messages = [Message.from_line(e["from"], "server" if e["from"] == "client" else "client", e["line"])
+                for e in lines]
     return Transcript(session.name, session.mode, session.title, normalise_mcp(messages))
 
 

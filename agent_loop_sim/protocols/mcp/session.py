@@ -24,11 +24,7 @@ def _wire(obj: dict[str, Any]) -> str:
 
 
 def _logged(sender: str, line: str) -> Message:
-    receiver = "server" if sender == "client" else "client"
-    try:
-        return Message(sender, receiver, json=json.loads(line))
-    except json.JSONDecodeError:
-        return Message(sender, receiver, raw=line)
+    return Message.from_line(sender, "server" if sender == "client" else "client", line)
 
 
 def play_raw(lines: list[str], server: ServerConnection) -> list[Message]:
