@@ -71,28 +71,28 @@ UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-
 TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$")
 
 
-def _sorted_a2a(obj: Any, ids: dict[str, str]) -> Any:
+def _sorted_a2a(obj: Any, rename: Any) -> Any:
     if isinstance(obj, dict):
-        return {k: _sorted_a2a(obj[k], ids) for k in sorted(obj)}
+        return {k: _sorted_a2a(obj[k], rename) for k in sorted(obj)}
     if isinstance(obj, list):
-        return [_sorted_a2a(v, ids) for v in obj]
-    if isinstance(obj, str):
+        return [_sorted_a2a(v, rename) for v in obj]
+    if isinstance(obj, str) and "-" in obj:  # both a UUID and a timestamp have one
         if TIMESTAMP.match(obj):
             return "<time>"
-
-        def name(match: re.Match[str]) -> str:
-            key = match.group(0).lower()
-            if key not in ids:
-                ids[key] = f"<id-{len(ids) + 1}>"
-            return ids[key]
-
-        return UUID.sub(name, obj)
+        return UUID.sub(rename, obj)
     return obj
 
 
 def normalise_a2a(messages: list[Message]) -> list[Message]:
     ids: dict[str, str] = {}
-    return [Message(m.sender, m.receiver, json=_sorted_a2a(m.json, ids), raw=m.raw, sse=m.sse) for m in messages]
+
+    def rename(match: re.Match[str]) -> str:
+        key = match.group(0).lower()
+        if key not in ids:
+            ids[key] = f"<id-{len(ids) + 1}>"
+        return ids[key]
+
+    return [Message(m.sender, m.receiver, json=_sorted_a2a(m.json, rename), raw=m.raw, sse=m.sse) for m in messages]
 
 
 NORMALISERS = {"mcp": normalise_mcp, "a2a": normalise_a2a}

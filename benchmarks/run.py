@@ -5,8 +5,8 @@
 These machines are shared and noisy, so every figure is a ratio of two things measured in
 the same run (or a time against its goal), each the median of several repetitions.
 
-P1  the engine on every session in process, against the live SDK recording of the same
-    sessions                                                     goal: >= 1000x faster
+P1  the engine on the 26 sessions of the seed page in process, against the live SDK recording
+    of the same sessions (one at a time)                         goal: >= 1000x faster
 P2  `mkdocs build` with the conformance hooks, against the same site built from the pages
     already rendered (hooks off)                                 goal: <= 1.10x
 P3  `mkdocs serve`: from saving an edited recording to the rebuilt page being served
@@ -14,7 +14,7 @@ P3  `mkdocs serve`: from saving an edited recording to the rebuilt page being se
 P4  scale: 1x, 10x, 100x the sessions (synthetic copies under new names): engine and render
     time per session                                             goal: 100x within 1.2x of 1x,
                                                                        and the 100x site builds
-P5  the live re-recording of every session, run in parallel      goal: <= 4 s
+P5  the live re-recording of the 26 sessions, run in parallel    goal: <= 4 s
 """
 from __future__ import annotations
 
@@ -136,19 +136,37 @@ def verdict(ok: bool) -> str:
     return "meets the goal" if ok else "MISSES the goal"
 
 
+SEED_FILES = ["scenarios/mcp.json", "scenarios/a2a.json"]  # the 26 sessions of the seed page
+
+
 def p1_engine_vs_live(project: Project, repeat: int) -> tuple[str, bool]:
-    files = project.scenario_files()
+    files = project.scenario_files(SEED_FILES)
     sessions = [s for f in files for s in f.sessions]
 
     def run_engine() -> None:
         for s in sessions:
             engine.run_session(s)
 
+    def record(fresh_process: bool) -> None:
+        # The recorder as shipped forks each MCP server from one process that imported the SDK
+        # once; with AGENT_LOOP_SIM_MCP_SERVER it starts a fresh server process per session,
+        # as the seed page's recordings were made.
+        if fresh_process:
+            os.environ["AGENT_LOOP_SIM_MCP_SERVER"] = f"{sys.executable} {ROOT / 'conformance' / 'sdk_server.py'}"
+        try:
+            for f in files:
+                record_live(project, f, 30.0, 1)
+        finally:
+            os.environ.pop("AGENT_LOOP_SIM_MCP_SERVER", None)
+
     engine_s = median_time(run_engine, repeat * 5)
-    live_s = median_time(lambda: [record_live(project, f, 30.0, 1) for f in files], max(1, repeat // 2))
+    live_s = median_time(lambda: record(False), max(1, repeat // 2))
+    fresh_s = median_time(lambda: record(True), max(1, repeat // 2))
     ratio = live_s / engine_s
-    return (f"P1 engine {engine_s * 1000:.1f} ms vs live SDK (sequential) {live_s:.2f} s for {len(sessions)} "
-            f"sessions: engine {ratio:,.0f}x faster (goal >= 1000x): {verdict(ratio >= 1000)}", ratio >= 1000)
+    return (f"P1 engine {engine_s * 1000:.1f} ms for {len(sessions)} sessions vs the live SDK one session at a "
+            f"time: {live_s:.2f} s with the recorder as shipped, {ratio:,.0f}x (goal >= 1000x): "
+            f"{verdict(ratio >= 1000)}; {fresh_s:.2f} s with a fresh server process per session, "
+            f"{fresh_s / engine_s:,.0f}x", ratio >= 1000)
 
 
 def p2_hook_overhead(project: Project, repeat: int) -> tuple[str, bool]:
@@ -214,7 +232,7 @@ def p4_scale(project: Project, repeat: int, build_100x: bool) -> tuple[str, bool
 
 
 def p5_parallel_recording(project: Project, repeat: int) -> tuple[str, bool]:
-    files = project.scenario_files()
+    files = project.scenario_files(SEED_FILES)
     count = sum(len(f.sessions) for f in files)
 
     def record_everything() -> None:
