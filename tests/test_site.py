@@ -335,3 +335,18 @@ def test_every_finding_fails_when_any_of_its_values_changes(site, committed):
             assert result.failures and f"message {evidence.message}:" in result.failures[0], (finding.id, evidence)
             tried += 1
     assert tried >= 10
+
+
+def test_the_protocol_pages_draw_the_engines_own_tables():
+    """The rules shown are the engine's tables themselves: change a table and the page changes."""
+    from agent_loop_sim.protocols.a2a.states import TASK_TRANSITIONS
+    from agent_loop_sim.protocols.mcp.eras import ERA_TRANSITIONS
+    from agent_loop_sim.site.pages import _rules
+
+    mcp = "\n".join(_rules("mcp"))
+    assert mcp.count("\n| `") == len(ERA_TRANSITIONS)
+    assert "32600" in mcp and "32022" in mcp
+    a2a = "\n".join(_rules("a2a"))
+    assert a2a.count("\n| ") - 1 == len(TASK_TRANSITIONS)  # the header line aside
+    completed_row = next(line for line in a2a.splitlines() if line.startswith("| `completed`"))
+    assert set(completed_row.strip("|").split("|")[1:]) == {" — "}  # a finished task takes nothing

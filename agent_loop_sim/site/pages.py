@@ -303,6 +303,7 @@ def render_family(ctx: Context, family: str) -> str:
             names = ", ".join(code(s.name) for s in group.values())
             lines.append(f"- [{text(scenario)}]({link(page, eras_page(family, scenario))}): {names}")
         lines.append("")
+    lines += _rules(family)
     lines += ["## Sessions", "",
               table(["Session", "Mode", "Messages", "Result", "What it shows"], [
                   [f"[{text(s.name)}]({link(page, ctx.pages[s.name])})", _mode(s.recorded.mode),
@@ -310,6 +311,37 @@ def render_family(ctx: Context, family: str) -> str:
                   for s in sessions if s.recorded is not None
               ]), ""]
     return "\n".join(lines)
+
+
+def _rules(family: str) -> list[str]:
+    """The engine's own state table for the protocol, drawn from the table itself."""
+    if family == "mcp":
+        from ..protocols.mcp.eras import ERA_TRANSITIONS
+
+        return ["## The era of a connection", "",
+                "The engine's rule, drawn from its table (`ERA_TRANSITIONS`): what the server does with a "
+                "request, by the connection's era and what the request claims to be.", "",
+                table(["Era", "Request", "Era afterwards", "The server"],
+                      [[code(era.value), code(kind.value), code(after.value), text(verdict.value)]
+                       for (era, kind), (after, verdict) in ERA_TRANSITIONS.items()]), ""]
+    if family == "a2a":
+        from ..protocols.a2a.states import REQUESTS, TASK_STATES, TASK_TRANSITIONS, transition
+
+        def short(state: str) -> str:
+            return state.removeprefix("TASK_STATE_").lower()
+
+        inputs = [*TASK_STATES, *REQUESTS]
+        rows = []
+        for state, takes in TASK_TRANSITIONS.items():
+            cells = [short(transition(state, i) or "") if i in takes else "—" for i in inputs]
+            rows.append([code(short(state)) if state else "(no task)", *cells])
+        heads = [short(i) if i in TASK_STATES else code(i) for i in inputs]
+        return ["## The task life cycle", "",
+                "The engine's rule, drawn from its table (`TASK_TRANSITIONS`): the state a task moves to "
+                "(row: its state now) on each status update the agent publishes (`TASK_STATE_…`, shortened) "
+                "and on each request about the task; — marks what that state refuses.", "",
+                table(["State", *heads], rows), ""]
+    return []
 
 
 # --- one session ------------------------------------------------------------------------------
