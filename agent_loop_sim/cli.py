@@ -115,7 +115,8 @@ def cmd_site(project: Project, args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m agent_loop_sim", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m agent_loop_sim",
+                                     description="The engine, the check and the live recording, from the shell.")
     parser.add_argument("--root", default=".", help="the checkout (default: the current folder)")
     verbs = parser.add_subparsers(dest="verb", required=True)
     run = verbs.add_parser("run", help="print the engine's transcripts as JSON")
