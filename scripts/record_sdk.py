@@ -64,7 +64,8 @@ class Servers:
     async def open_raw(self, log: Path) -> tuple[Any, Any, Callable[[], Awaitable[None]]]:
         """(send, receive, close-stdin) for writing lines straight to a fresh server."""
         if self.command:
-            process = await anyio.open_process(self.command, stderr=open(str(log) + ".stderr", "ab"))
+            with open(str(log) + ".stderr", "ab") as errors:  # the child keeps its own copy
+                process = await anyio.open_process(self.command, stderr=errors)
             assert process.stdin and process.stdout
 
             async def close() -> None:
