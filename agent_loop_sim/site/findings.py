@@ -612,4 +612,25 @@ FINDINGS: tuple[Finding, ...] = (
             Absent("a2a_history_length", 8, "$.result.history[1]"),
         ),
     ),
+    Finding(
+        id="listen-ends-with-connection-closed",
+        family="mcp",
+        kind="observation",
+        title="A `subscriptions/listen` stream is acknowledged at once and answered only at the end",
+        summary=(
+            "Over stdio, a 2026-07-28 `subscriptions/listen` request is acknowledged straight away "
+            "by a notification carrying the subscription's id (the request's own id) and the kinds "
+            "of change it will deliver. The request itself stays open while other requests are "
+            "served; it is answered only when the client closes its side, with the SDK's own "
+            "`-32000` `Connection closed` error."
+        ),
+        evidence=(
+            JsonEquals("raw_listen", 1, "$.method", "subscriptions/listen"),
+            JsonEquals("raw_listen", 2, "$.method", "notifications/subscriptions/acknowledged"),
+            JsonEquals("raw_listen", 2, '$.params._meta["io.modelcontextprotocol/subscriptionId"]', 1),
+            Present("raw_listen", 4, "$.result.tools"),
+            ErrorCode("raw_listen", 7, -32000),
+            JsonEquals("raw_listen", 7, "$.id", "c1"),
+        ),
+    ),
 )

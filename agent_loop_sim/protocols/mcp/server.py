@@ -203,7 +203,7 @@ class ServerConnection:
         the subscription id."""
         wanted = (request.params or {})["notifications"]
         honored = {key: True for key in ("promptsListChanged", "resourcesListChanged", "toolsListChanged")
-                   if wanted.get(key)}
+                   if lax_bool(wanted.get(key))}
         if wanted.get("resourceSubscriptions"):
             honored["resourceSubscriptions"] = list(wanted["resourceSubscriptions"])
         ordered = {k: honored[k] for k in sorted(honored)}
@@ -379,6 +379,21 @@ PARAMS_FIELDS: dict[str, dict[str, tuple[Any, bool, bool]]] = {
 }
 
 
+_TRUE_TEXT = frozenset({"1", "on", "t", "true", "y", "yes"})
+_FALSE_TEXT = frozenset({"0", "off", "f", "false", "n", "no"})
+
+
+def lax_bool(value: Any) -> bool | None:
+    """pydantic's lax ``bool``: true/false, 0/1, and a few words; ``None`` for anything else."""
+    if isinstance(value, bool):
+        return value
+    if type(value) in (int, float) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.lower() in _TRUE_TEXT | _FALSE_TEXT:
+        return value.lower() in _TRUE_TEXT
+    return None
+
+
 def _fits(value: Any, kind: Any) -> bool:
     return value in kind if isinstance(kind, tuple) else isinstance(value, kind)
 
@@ -405,7 +420,7 @@ def _check_params(method: str, params: dict[str, Any] | None, stateless: bool) -
     if method == "subscriptions/listen":
         wanted = p["notifications"]
         flags = ("toolsListChanged", "promptsListChanged", "resourcesListChanged")
-        if any(wanted.get(f) is not None and not isinstance(wanted.get(f), bool) for f in flags):
+        if any(wanted.get(f) is not None and lax_bool(wanted.get(f)) is None for f in flags):
             raise invalid_params()
         uris = wanted.get("resourceSubscriptions")
         if uris is not None and not (isinstance(uris, list) and all(isinstance(u, str) for u in uris)):
