@@ -202,14 +202,14 @@ class ServerConnection:
         connection closes. The ack echoes the requested kinds that are set, the request's id as
         the subscription id."""
         wanted = (request.params or {})["notifications"]
-        honored = {key: True for key in ("promptsListChanged", "resourcesListChanged", "toolsListChanged")
-                   if lax_bool(wanted.get(key))}
+        # In the SDK's field order: the three list-changed flags, then the resource URIs.
+        honored: dict[str, Any] = {key: True for key in ("toolsListChanged", "promptsListChanged",
+                                                         "resourcesListChanged") if lax_bool(wanted.get(key))}
         if wanted.get("resourceSubscriptions"):
             honored["resourceSubscriptions"] = list(wanted["resourceSubscriptions"])
-        ordered = {k: honored[k] for k in sorted(honored)}
         self._listening.append(request.id)
         return jsonrpc.notification("notifications/subscriptions/acknowledged", {
-            "_meta": {"io.modelcontextprotocol/subscriptionId": request.id}, "notifications": ordered})
+            "_meta": {"io.modelcontextprotocol/subscriptionId": request.id}, "notifications": honored})
 
     def close(self) -> Outgoing:
         """The client closed its end: open listen streams end with a "Connection closed" error;
