@@ -2,7 +2,7 @@
 
 A scenario file is a JSON object::
 
-    {"recording": "sdk_exchanges.json",   # where its live recording is committed (recordings/)
+    {"recording": "NAME.json",   # the file in recordings/ its live recording is committed to
      "sessions": [ {session}, ... ]}
 
 Every session has ``name``, ``family`` (``mcp`` or ``a2a``) and ``title``; the rest depends on

@@ -113,7 +113,6 @@ class ClientModel:
     _known_output_schemas: set[str] = field(default_factory=set)
     _program: Program | None = None
     _waiting_for: int | None = None
-    finished: bool = False
 
     # --- driving ------------------------------------------------------------------------------
     def start(self) -> list[dict[str, Any]]:
@@ -145,7 +144,6 @@ class ClientModel:
                 else:
                     message = self._program.send(value)
             except StopIteration:
-                self.finished = True
                 return out
             out.append(message)
             if "id" in message:
