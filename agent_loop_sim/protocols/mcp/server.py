@@ -69,6 +69,14 @@ class _SuspendedCall:
 
 @dataclass
 class ServerConnection:
+    """One stdio connection to an ``MCPServer`` serving ``definition``.
+
+    State: the connection's era (:data:`.eras.ERA_TRANSITIONS`), the negotiated handshake
+    revision and whether ``initialize`` succeeded, the tool calls waiting for the client's answer
+    to a server request, and the open ``subscriptions/listen`` streams. :meth:`receive` takes a
+    line, :meth:`close` is the client closing its side; both return what the server writes.
+    """
+
     definition: ServerDefinition
     era: Era = Era.UNDECIDED
     version: str = LATEST_HANDSHAKE
