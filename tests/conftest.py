@@ -24,3 +24,25 @@ def project_copy(tmp_path: Path) -> Path:
     for name in ("agent_loop_sim", "scenarios", "recordings", "scripts", "conformance"):
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
     return dest
+
+
+def live_vs_engine(tmp_path: Path, family: str, sessions: list[dict], jobs: int = 4) -> list[str]:
+    """Record ``sessions`` live with the family's recorder, play them with the engine, and
+    return every difference (rendered); the differential tests want it empty."""
+    import json
+
+    from agent_loop_sim import engine, scenarios
+    from agent_loop_sim.compare import diff_sessions
+    from agent_loop_sim.project import RECORDERS
+    from agent_loop_sim.transcript import parse_recording
+
+    path = tmp_path / f"{family}_random.json"
+    path.write_text(json.dumps({"recording": path.name, "sessions": sessions}))
+    done = subprocess.run([sys.executable, str(ROOT / RECORDERS[family]), str(path), "--jobs", str(jobs)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    live = json.loads(done.stdout)
+    assert [s["name"] for s in live["sessions"]] == [s["name"] for s in sessions]
+    recording = parse_recording({"family": family, "scenarios": str(path), **live}, "live")
+    produced = [engine.run_session(s) for s in scenarios.load(path).sessions]
+    return [d.render("live", "engine") for d in diff_sessions(recording.sessions, produced)]
