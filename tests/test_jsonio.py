@@ -42,3 +42,13 @@ def test_write_atomic_leaves_the_old_file_when_writing_fails(tmp_path: Path):
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]  # no temporary file left behind
     write_atomic(path, "new\n")
     assert path.read_text() == "new\n"
+
+
+def test_copy_json_is_deep_and_keeps_key_order():
+    from agent_loop_sim.jsonio import copy_json
+
+    original = {"b": [1, {"c": "x"}], "a": None, "d": 1.5, "e": True}
+    copied = copy_json(original)
+    assert copied == original and list(copied) == ["b", "a", "d", "e"]
+    copied["b"][1]["c"] = "changed"
+    assert original["b"][1]["c"] == "x"

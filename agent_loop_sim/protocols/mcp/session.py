@@ -11,6 +11,7 @@ import json
 from collections import deque
 from typing import Any
 
+from ...jsonio import copy_json
 from ...scenarios import Session
 from ...transcript import Message
 from . import jsonrpc
@@ -41,9 +42,9 @@ def play_client(client: ClientModel, server: ServerConnection) -> list[Message]:
     wire: deque[tuple[str, dict[str, Any]]] = deque(("client", m) for m in client.start())
     while wire:
         sender, message = wire.popleft()
-        # Each message is written as a line and read back once; the log and the peer both get
-        # that copy (neither changes it), so nothing is shared with the models' own objects.
-        sent = json.loads(_wire(message))
+        # The log and the peer both get one copy of the message (neither changes it), so nothing
+        # in a transcript is shared with the models' own objects.
+        sent = copy_json(message)
         log.append(Message(sender, "server" if sender == "client" else "client", json=sent))
         if sender == "client":
             wire.extend(("server", m) for m in server.receive_decoded(jsonrpc.classify(sent)))
