@@ -15,6 +15,8 @@ from .versions import META_PROTOCOL_VERSION
 
 
 class Era(Enum):
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow Python code
+
     UNDECIDED = "undecided"
     HANDSHAKE = "handshake"  # initialize, up to 2025-11-25
     STATELESS = "2026-07-28"  # the per-request envelope
@@ -22,6 +24,8 @@ class Era(Enum):
 
 class Kind(Enum):
     """What a request claims to be, as far as the era is concerned."""
+
+    __hash__ = object.__hash__
 
     INITIALIZE = "initialize"
     ENVELOPED = "enveloped"  # params._meta carries the protocol-version key

@@ -7,6 +7,7 @@ then the rest.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .jsonrpc import ProtocolError
@@ -20,7 +21,9 @@ def _schema(schema: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+@lru_cache(maxsize=None)
 def tool_listing(tool: Tool) -> dict[str, Any]:
+    """A tool as ``tools/list`` shows it (cached: the same every time; callers copy before changing)."""
     return {
         "description": tool.description,
         "inputSchema": _schema(tool.input_schema()),

@@ -8,6 +8,7 @@ client answers by retrying with ``inputResponses``.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .jsonrpc import INTERNAL_ERROR, ProtocolError
@@ -24,7 +25,9 @@ def _sorted(value: Any) -> Any:
     return value
 
 
+@lru_cache(maxsize=None)
 def tool_listing(tool: Tool) -> dict[str, Any]:
+    """A tool as ``tools/list`` shows it (cached: the same every time; callers copy before changing)."""
     schema = tool.input_schema()
     modelled = ("type", "properties", "required")
     input_schema = {k: schema[k] for k in modelled}
