@@ -72,15 +72,14 @@ TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2
 
 
 def _sorted_a2a(obj: Any, rename: Any) -> Any:
-    if isinstance(obj, dict):
+    kind = type(obj)  # JSON values only, so exact types will do
+    if kind is dict:
         return {k: _sorted_a2a(obj[k], rename) for k in sorted(obj)}
-    if isinstance(obj, list):
+    if kind is list:
         return [_sorted_a2a(v, rename) for v in obj]
-    if isinstance(obj, str) and "-" in obj:  # both a UUID and a timestamp have one
-        if TIMESTAMP.match(obj):
-            return "<time>"
-        return UUID.sub(rename, obj)
-    return obj
+    if kind is not str or "-" not in obj:  # both a UUID and a timestamp have a "-"
+        return obj
+    return "<time>" if TIMESTAMP.match(obj) else UUID.sub(rename, obj)
 
 
 def normalise_a2a(messages: list[Message]) -> list[Message]:
