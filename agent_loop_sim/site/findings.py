@@ -111,14 +111,32 @@ class Evidence(Protocol):
 
 
 @dataclass(frozen=True)
-class JsonEquals:
+class _OneMessage:
+    """Evidence about one message of one session; ``where`` is the JSON path it looks at."""
+
     session: str
     message: int
-    path: str
-    value: Any
+
+    @property
+    def where(self) -> str:
+        return "$"
 
     def places(self) -> list[At]:
-        return [At(self.session, self.message, self.path)]
+        return [At(self.session, self.message, self.where)]
+
+
+@dataclass(frozen=True)
+class _AtPath(_OneMessage):
+    path: str
+
+    @property
+    def where(self) -> str:
+        return self.path
+
+
+@dataclass(frozen=True)
+class JsonEquals(_AtPath):
+    value: Any
 
     def claim(self) -> str:
         return f"{code(self.path)} is {json_value(self.value)}"
@@ -131,14 +149,7 @@ class JsonEquals:
 
 
 @dataclass(frozen=True)
-class Present:
-    session: str
-    message: int
-    path: str
-
-    def places(self) -> list[At]:
-        return [At(self.session, self.message, self.path)]
-
+class Present(_AtPath):
     def claim(self) -> str:
         return f"carries {code(self.path)}"
 
@@ -149,14 +160,7 @@ class Present:
 
 
 @dataclass(frozen=True)
-class Absent:
-    session: str
-    message: int
-    path: str
-
-    def places(self) -> list[At]:
-        return [At(self.session, self.message, self.path)]
-
+class Absent(_AtPath):
     def claim(self) -> str:
         return f"has no {code(self.path)}"
 
@@ -166,15 +170,14 @@ class Absent:
 
 
 @dataclass(frozen=True)
-class ErrorCode:
+class ErrorCode(_OneMessage):
     """A JSON-RPC error response with this code."""
 
-    session: str
-    message: int
     code: int
 
-    def places(self) -> list[At]:
-        return [At(self.session, self.message, "$.error.code")]
+    @property
+    def where(self) -> str:
+        return "$.error.code"
 
     def claim(self) -> str:
         return f"is a JSON-RPC error, code {code(str(self.code))}"
@@ -187,14 +190,8 @@ class ErrorCode:
 
 
 @dataclass(frozen=True)
-class IsRaw:
+class IsRaw(_OneMessage):
     """The message is a line that is not JSON."""
-
-    session: str
-    message: int
-
-    def places(self) -> list[At]:
-        return [At(self.session, self.message)]
 
     def claim(self) -> str:
         return "is a line that is not JSON"
@@ -204,14 +201,8 @@ class IsRaw:
 
 
 @dataclass(frozen=True)
-class NoReply:
+class NoReply(_OneMessage):
     """The other side says nothing before the sender's next message (nor a late -32700)."""
-
-    session: str
-    message: int
-
-    def places(self) -> list[At]:
-        return [At(self.session, self.message)]
 
     def claim(self) -> str:
         return "gets no reply: the next message on the wire comes from the same side"
