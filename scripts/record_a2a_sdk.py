@@ -80,19 +80,18 @@ class GuardedExecutor(AgentExecutor):
         self.inner = inner
         self.raised: BaseException | None = None
 
-    async def execute(self, context: RequestContext, event_queue) -> None:  # noqa: ANN001
+    async def _watched(self, call: Any) -> None:
         try:
-            await self.inner.execute(context, event_queue)
+            await call
         except Exception as exc:
             self.raised = self.raised or exc
             raise
 
+    async def execute(self, context: RequestContext, event_queue) -> None:  # noqa: ANN001
+        await self._watched(self.inner.execute(context, event_queue))
+
     async def cancel(self, context: RequestContext, event_queue) -> None:  # noqa: ANN001
-        try:
-            await self.inner.cancel(context, event_queue)
-        except Exception as exc:
-            self.raised = self.raised or exc
-            raise
+        await self._watched(self.inner.cancel(context, event_queue))
 
 
 class _SseReader:
