@@ -117,25 +117,60 @@ class _Script:
         return self.left[kind].pop(0)
 
 
-async def _play(client: Client, actions: list[dict[str, Any]]) -> None:
+async def _call(client: Client, action: dict[str, Any], cancel_call: list[Any]) -> None:
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        pass
+    progress = on_progress if action.get("progress") else None
+    if not action.get("cancel"):
+        await client.call_tool(action["tool"], action.get("arguments"), progress_callback=progress,
+                               meta=action.get("meta"))
+        return
+    # Abandoned when the server asks its first question: the callback cancels this scope (the SDK
+    # then sends notifications/cancelled) and never answers. The next action waits until the
+    # server has withdrawn its question in turn (its own notifications/cancelled ends the
+    # callback), so the order on the wire does not depend on timing.
+    withdrawn = anyio.Event()
+    with anyio.CancelScope() as scope:
+        cancel_call[:] = [scope, withdrawn]
+        await client.call_tool(action["tool"], action.get("arguments"), progress_callback=progress,
+                               meta=action.get("meta"))
+    if scope.cancelled_caught:
+        await withdrawn.wait()
+    cancel_call.clear()
+
+
+async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list[Any]) -> None:
     for action in actions:
-        op = action["op"]
+        op, meta = action["op"], action.get("meta")
         try:
             if op == "ping":
-                await client.session.send_ping()
+                await client.session.send_ping(meta=meta)
             elif op == "list":
                 lister = {"tools": client.list_tools, "resources": client.list_resources,
                           "templates": client.list_resource_templates, "prompts": client.list_prompts}
-                await lister[action["what"]]()
+                await lister[action["what"]](cursor=action.get("cursor"), meta=meta)
             elif op == "call":
-                async def on_progress(progress: float, total: float | None, message: str | None) -> None:
-                    pass
-                await client.call_tool(action["tool"], action.get("arguments"),
-                                       progress_callback=on_progress if action.get("progress") else None)
+                await _call(client, action, cancel_call)
             elif op == "read":
-                await client.read_resource(action["uri"])
+                await client.read_resource(action["uri"], meta=meta)
             elif op == "get":
-                await client.get_prompt(action["prompt"], action.get("arguments"))
+                await client.get_prompt(action["prompt"], action.get("arguments"), meta=meta)
+            elif op == "complete":
+                ref = action["ref"]
+                reference = (types.PromptReference(type="ref/prompt", name=ref["name"]) if ref["type"] == "ref/prompt"
+                             else types.ResourceTemplateReference(type="ref/resource", uri=ref["uri"]))
+                await client.complete(reference, action["argument"], action.get("context"))
+            elif op == "set_level":
+                await client.session.set_logging_level(action["level"], meta=meta)
+            elif op == "subscribe":
+                await client.session.subscribe_resource(action["uri"], meta=meta)
+            elif op == "unsubscribe":
+                await client.session.unsubscribe_resource(action["uri"], meta=meta)
+            elif op == "roots_changed":
+                await client.session.send_roots_list_changed()
+            elif op == "progress":
+                await client.session.send_progress_notification(action["token"], action["progress"],
+                                                                action.get("total"), action.get("message"))
         except MCPError:
             pass  # an error answer is part of the session; the application goes on
 
@@ -145,17 +180,45 @@ async def record_client_session(session: scenarios.Session, log: Path, servers: 
     answers = spec.get("answers", {})
     script = _Script(answers)
     callbacks: dict[str, Any] = {}
+    cancel_call: list[Any] = []  # [scope, withdrawn] of a call to abandon at its first question
+
+    async def abandoned() -> None:
+        if not cancel_call:
+            return
+        scope, withdrawn = cancel_call
+        scope.cancel()
+        try:
+            await anyio.sleep_forever()
+        finally:
+            withdrawn.set()
     if "elicitation" in answers:
         async def on_elicit(context: Any, params: Any) -> types.ElicitResult:
+            await abandoned()
             return types.ElicitResult.model_validate(script.next("elicitation"))
         callbacks["elicitation_callback"] = on_elicit
     if "sampling" in answers:
         async def on_sample(context: Any, params: Any) -> types.CreateMessageResult:
+            await abandoned()
             return types.CreateMessageResult.model_validate(script.next("sampling"))
         callbacks["sampling_callback"] = on_sample
+    if "roots" in spec:
+        async def on_list_roots(context: Any) -> types.ListRootsResult:
+            return types.ListRootsResult.model_validate({"roots": spec["roots"]})
+        callbacks["list_roots_callback"] = on_list_roots
+    if spec.get("logging_callback"):
+        async def on_log(params: Any) -> None:
+            pass
+        callbacks["logging_callback"] = on_log
+    if spec.get("message_handler"):
+        async def on_message(message: Any) -> None:
+            pass
+        callbacks["message_handler"] = on_message
+    if "log_level" in spec:
+        callbacks["log_level"] = spec["log_level"]
+    info = types.Implementation.model_validate(spec["client_info"]) if "client_info" in spec else CLIENT_INFO
     params = StdioServerParameters(command=sys.executable, args=servers.tee_args(log))
-    async with Client(params, mode=spec["mode"], client_info=CLIENT_INFO, **callbacks) as client:
-        await _play(client, spec["actions"])
+    async with Client(params, mode=spec["mode"], client_info=info, **callbacks) as client:
+        await _play(client, spec["actions"], cancel_call)
 
 
 async def record_raw_session(session: scenarios.Session, log: Path, timeout: float, servers: Servers) -> None:

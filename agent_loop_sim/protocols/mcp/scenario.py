@@ -7,10 +7,25 @@ first); ``raw`` sessions are exact lines written to the server with no SDK clien
 Actions (``actions``), in order::
 
     {"op": "ping"}
-    {"op": "list", "what": "tools" | "resources" | "templates" | "prompts"}
-    {"op": "call", "tool": NAME, "arguments": {...}?, "progress": true?}
+    {"op": "list", "what": "tools" | "resources" | "templates" | "prompts", "cursor": TEXT?}
+    {"op": "call", "tool": NAME, "arguments": {...}?, "progress": true?, "cancel": true?}
     {"op": "read", "uri": URI}
     {"op": "get", "prompt": NAME, "arguments": {...}?}
+    {"op": "complete", "ref": {"type": "ref/prompt", "name": N} | {"type": "ref/resource", "uri": U},
+     "argument": {"name": N, "value": V}, "context": {NAME: VALUE, ...}?}
+    {"op": "set_level", "level": LEVEL}
+    {"op": "subscribe" | "unsubscribe", "uri": URI}
+    {"op": "roots_changed"}                      # notifications/roots/list_changed
+    {"op": "progress", "token": T, "progress": P, "total": N?, "message": TEXT?}
+
+Every request op takes ``meta`` (an object: the request's own ``_meta``). ``cancel`` abandons a
+call when the server asks its first question: the question is never answered and the client
+sends ``notifications/cancelled`` for the call.
+
+Session options (the ``Client``'s constructor): ``client_info`` ({"name", "version"}),
+``roots`` (the roots a ``list_roots`` callback returns; declares the roots capability),
+``log_level`` (the per-request log opt-in of 2026-07-28), ``logging_callback`` and
+``message_handler`` (true: the callbacks exist; they change nothing on the wire).
 
 Scripted answers (``answers``): what the user says to each ``elicitation/create`` and what
 the model says to each ``sampling/createMessage``, used in order, as the result objects the
@@ -26,21 +41,42 @@ from ...schema import Field, check_object, describe
 
 MODES = ("legacy", "2026-07-28", "auto", "raw")
 LISTABLE = ("tools", "resources", "templates", "prompts")
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 SESSION_FIELDS = {
     "mode": Field(str, choices=MODES),
     "actions": Field(list, required=False),
     "answers": Field(dict, required=False),
     "lines": Field(list, required=False),
+    "client_info": Field(dict, required=False),
+    "roots": Field(list, required=False),
+    "log_level": Field(str, required=False, choices=LOG_LEVELS),
+    "logging_callback": Field(bool, required=False),
+    "message_handler": Field(bool, required=False),
 }
+CLIENT_OPTIONS = ("client_info", "roots", "log_level", "logging_callback", "message_handler")
 
+_META = {"meta": Field(dict, required=False)}
 ACTION_FIELDS: dict[str, dict[str, Field]] = {
-    "ping": {},
-    "list": {"what": Field(str, choices=LISTABLE)},
-    "call": {"tool": Field(str), "arguments": Field(dict, required=False), "progress": Field(bool, required=False)},
-    "read": {"uri": Field(str)},
-    "get": {"prompt": Field(str), "arguments": Field(dict, required=False)},
+    "ping": {**_META},
+    "list": {"what": Field(str, choices=LISTABLE), "cursor": Field(str, required=False), **_META},
+    "call": {"tool": Field(str), "arguments": Field(dict, required=False), "progress": Field(bool, required=False),
+             "cancel": Field(bool, required=False), **_META},
+    "read": {"uri": Field(str), **_META},
+    "get": {"prompt": Field(str), "arguments": Field(dict, required=False), **_META},
+    "complete": {"ref": Field(dict), "argument": Field(dict), "context": Field(dict, required=False)},
+    "set_level": {"level": Field(str, choices=LOG_LEVELS), **_META},
+    "subscribe": {"uri": Field(str), **_META},
+    "unsubscribe": {"uri": Field(str), **_META},
+    "roots_changed": {},
+    "progress": {"token": Field((str, int)), "progress": Field((int, float)), "total": Field((int, float), required=False),
+                 "message": Field(str, required=False)},
 }
+REF_FIELDS = {"ref/prompt": {"type": Field(str), "name": Field(str)},
+              "ref/resource": {"type": Field(str), "uri": Field(str)}}
+ARGUMENT_FIELDS = {"name": Field(str), "value": Field(str)}
+ROOT_FIELDS = {"uri": Field(str), "name": Field(str, required=False)}
+CLIENT_INFO_FIELDS = {"name": Field(str), "version": Field(str)}
 
 ANSWER_FIELDS = {"elicitation": Field(list, required=False), "sampling": Field(list, required=False)}
 ELICIT_FIELDS = {"action": Field(str, choices=("accept", "decline", "cancel")), "content": Field(dict, required=False)}
@@ -55,7 +91,7 @@ SAMPLING_FIELDS = {
 def validate(raw: dict[str, Any], path: list[str | int]) -> None:
     mode = raw["mode"]
     if mode == "raw":
-        for key in ("actions", "answers"):
+        for key in ("actions", "answers", *CLIENT_OPTIONS):
             if key in raw:
                 raise InputError(f"a raw session has 'lines', not {key!r}", path=json_path(path + [key]))
         lines = raw.get("lines")
@@ -84,6 +120,20 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
             known = ", ".join(ACTION_FIELDS)
             raise InputError(f"unknown op {op!r} (known: {known})", path=json_path(here + ["op"]))
         check_object(action, {"op": Field(str), **ACTION_FIELDS[op]}, here, f"a {op!r} action")
+        if op == "complete":
+            ref = action["ref"]
+            kind = ref.get("type")
+            if kind not in REF_FIELDS:
+                raise InputError(f"a reference's type is 'ref/prompt' or 'ref/resource', got {kind!r}",
+                                 path=json_path(here + ["ref", "type"]))
+            check_object(ref, REF_FIELDS[kind], here + ["ref"], "a reference")
+            check_object(action["argument"], ARGUMENT_FIELDS, here + ["argument"], "the argument")
+            for key, value in action.get("context", {}).items():
+                Field(str).check(value, here + ["context", key])
+    if "client_info" in raw:
+        check_object(raw["client_info"], CLIENT_INFO_FIELDS, path + ["client_info"], "the client info")
+    for i, root in enumerate(raw.get("roots", [])):
+        check_object(root, ROOT_FIELDS, path + ["roots", i], "a root")
     answers = raw.get("answers", {})
     check_object(answers, ANSWER_FIELDS, path + ["answers"], "the answers")
     for kind, fields in (("elicitation", ELICIT_FIELDS), ("sampling", SAMPLING_FIELDS)):
