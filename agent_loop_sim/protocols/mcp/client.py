@@ -13,7 +13,13 @@ application's callbacks. What the SDK adds by itself is modelled here, not scrip
 * after a tool result that is not an error, a ``tools/list`` if that tool's output schema is
   not known yet (to validate ``structuredContent``);
 * the ``input_required`` retry: each input request answered, the call sent again with
-  ``inputResponses``.
+  ``inputResponses``;
+* the request's params in the SDK's field order: the caller's ``_meta`` first, then
+  ``inputResponses``, then the method's own fields; the 2026-07-28 envelope (and the
+  ``log_level`` opt-in) merged into ``_meta``, or appended as ``_meta`` when there is none;
+* a call abandoned at the server's first question: ``notifications/cancelled`` naming the call
+  (the question is never answered); the application goes on once the server has withdrawn
+  its question with its own ``notifications/cancelled``.
 """
 from __future__ import annotations
 
@@ -29,6 +35,7 @@ from .versions import (
     LATEST_STATELESS,
     META_CLIENT_CAPABILITIES,
     META_CLIENT_INFO,
+    META_LOG_LEVEL,
     META_PROTOCOL_VERSION,
     STATELESS_VERSIONS,
 )
@@ -50,25 +57,44 @@ class Answers:
 
     elicitation: list[dict[str, Any]] | None = None
     sampling: list[dict[str, Any]] | None = None
+    roots: list[dict[str, Any]] | None = None  # what the list_roots callback returns, every time
 
     def capabilities(self) -> dict[str, Any]:
+        # In ClientCapabilities' field order: sampling, elicitation, roots.
         caps: dict[str, Any] = {}
         if self.sampling is not None:
             caps["sampling"] = {}
         if self.elicitation is not None:
             caps["elicitation"] = {"form": {}, "url": {}}
+        if self.roots is not None:
+            caps["roots"] = {"listChanged": True}
         return caps
+
+    def has_callback(self, method: str) -> bool:
+        return getattr(self, _CALLBACKS[method]) is not None
 
     def answer(self, method: str) -> dict[str, Any]:
         """The scripted answer, or :class:`NotSupported` when the client has no such callback."""
-        kind = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling"}[method]
+        kind = _CALLBACKS[method]
         left = getattr(self, kind)
         if left is None:
-            raise NotSupported({"code": jsonrpc.INVALID_REQUEST, "message": f"{kind.capitalize()} not supported"})
+            raise NotSupported({"code": jsonrpc.INVALID_REQUEST, "message": _REFUSALS[kind]})
+        if kind == "roots":
+            return {"roots": [_root(r) for r in left]}
         if not left:
             raise ScriptExhausted(f"the server asked for {kind} but the scenario has no answer left",
                                   path="$.answers." + kind)
         return _as_sent(kind, left.pop(0))
+
+
+#: the server's request -> the callback that answers it
+_CALLBACKS = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots"}
+_REFUSALS = {"elicitation": "Elicitation not supported", "sampling": "Sampling not supported",
+             "roots": "List roots not supported"}
+
+
+def _root(root: dict[str, Any]) -> dict[str, Any]:
+    return {k: root[k] for k in ("uri", "name") if k in root}
 
 
 def _as_sent(kind: str, answer: dict[str, Any]) -> dict[str, Any]:
@@ -95,6 +121,10 @@ class NotSupported(Exception):
         self.error = error
 
 
+class Abandoned(Exception):
+    """The application cancelled the call in flight (the ``cancel`` of a call action)."""
+
+
 class RequestFailed(Exception):
     """The server answered a request with a JSON-RPC error (the SDK raises ``MCPError``)."""
 
@@ -108,11 +138,15 @@ class ClientModel:
     mode: str
     actions: list[dict[str, Any]]
     answers: Answers
+    client_info: dict[str, Any] = field(default_factory=lambda: dict(CLIENT_INFO))
+    log_level: str | None = None  # the 2026-07-28 per-request log opt-in (Client(log_level=...))
     version: str | None = None  # the negotiated revision
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
     _known_output_schemas: set[str] = field(default_factory=set)
     _program: Program | None = None
     _waiting_for: int | None = None
+    _cancel_at_question: bool = False  # the call in flight is to be abandoned at its first question
+    _withdrawal: int | str | None = None  # the abandoned question, until the server withdraws it
 
     # --- driving ------------------------------------------------------------------------------
     def start(self) -> list[dict[str, Any]]:
@@ -122,11 +156,20 @@ class ClientModel:
     def receive(self, message: dict[str, Any]) -> list[dict[str, Any]]:
         """Take one message from the server; return what the client sends next."""
         if "method" in message and "id" in message:  # the server asks something
+            method = message["method"]
+            if self._cancel_at_question and method in _CALLBACKS and self.answers.has_callback(method):
+                self._cancel_at_question, self._withdrawal = False, message["id"]
+                return [self._notification("notifications/cancelled",
+                                           {"requestId": self._waiting_for, "reason": "caller cancelled"})]
             try:
-                return [jsonrpc.result(message["id"], self.answers.answer(message["method"]))]
+                return [jsonrpc.result(message["id"], self.answers.answer(method))]
             except NotSupported as refused:
                 return [{"jsonrpc": "2.0", "id": message["id"], "error": refused.error}]
         if "method" in message:  # a notification (progress): the callback has nothing to say
+            if (message["method"] == "notifications/cancelled" and self._withdrawal is not None
+                    and (message.get("params") or {}).get("requestId") == self._withdrawal):
+                self._withdrawal = None
+                return self._advance(Abandoned())
             return []
         if message.get("id") != self._waiting_for:
             return []
@@ -157,27 +200,45 @@ class ClientModel:
         for action in self.actions:
             try:
                 yield from self._perform(action)
-            except RequestFailed:
-                pass  # the application sees an MCPError and goes on
+            except (RequestFailed, Abandoned):
+                pass  # the application sees an MCPError (or its own cancellation) and goes on
 
     @property
     def stateless(self) -> bool:
         return self.version in STATELESS_VERSIONS
 
-    def _request(self, method: str, params: dict[str, Any] | None = None, progress: bool = False) -> Program:
+    def _stamp(self, params: dict[str, Any]) -> dict[str, Any]:
+        """The 2026-07-28 envelope, merged into ``_meta`` (appended when there is none)."""
+        meta = params.setdefault("_meta", {})
+        meta.update({META_PROTOCOL_VERSION: self.version, META_CLIENT_INFO: self.client_info,
+                     META_CLIENT_CAPABILITIES: self.answers.capabilities()})
+        if self.log_level is not None:
+            meta.setdefault(META_LOG_LEVEL, self.log_level)
+        return params
+
+    def _params(self, fields: dict[str, Any], meta: dict[str, Any] | None) -> dict[str, Any]:
+        # The params models declare _meta first: the caller's _meta leads, when given.
+        params: dict[str, Any] = {"_meta": dict(meta)} if meta is not None else {}
+        params.update(fields)
+        return params
+
+    def _request(self, method: str, fields: dict[str, Any] | None = None, progress: bool = False,
+                 meta: dict[str, Any] | None = None) -> Program:
         """Send one request and return its result (or raise :class:`RequestFailed`)."""
         request_id = next(self._ids)
+        params: dict[str, Any] | None = self._params(fields or {}, meta)
         if self.stateless:
-            params = dict(params or {})
-            meta = dict(params.pop("_meta", {}) or {})
-            meta.update({META_PROTOCOL_VERSION: self.version, META_CLIENT_INFO: CLIENT_INFO,
-                         META_CLIENT_CAPABILITIES: self.answers.capabilities()})
-            params["_meta"] = meta
+            params = self._stamp(params)
         if progress:
-            params = dict(params or {})
             params["_meta"] = {**(params.get("_meta") or {}), "progressToken": request_id}
-        result = yield jsonrpc.request(request_id, method, params)
+        result = yield jsonrpc.request(request_id, method, params or None)
         return result
+
+    def _notification(self, method: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+        params = dict(fields or {})
+        if self.stateless:
+            params = self._stamp(params)
+        return jsonrpc.notification(method, params or None)
 
     def _connect(self) -> Program:
         if self.mode == "legacy":
@@ -189,17 +250,25 @@ class ClientModel:
 
     def _initialize(self) -> Program:
         params = {"protocolVersion": LATEST_HANDSHAKE, "capabilities": self.answers.capabilities(),
-                  "clientInfo": CLIENT_INFO}
+                  "clientInfo": self.client_info}
         result = yield from self._request("initialize", params)
         self.version = result["protocolVersion"]
         yield jsonrpc.notification("notifications/initialized")
+
+    def _discover(self) -> Program:
+        """``server/discover`` carries the envelope alone (no log-level opt-in)."""
+        request_id = next(self._ids)
+        meta = {META_PROTOCOL_VERSION: self.version, META_CLIENT_INFO: self.client_info,
+                META_CLIENT_CAPABILITIES: self.answers.capabilities()}
+        result = yield jsonrpc.request(request_id, "server/discover", {"_meta": meta})
+        return result
 
     def _negotiate_auto(self) -> Program:
         # server/discover is sent at the newest revision, enveloped; any error but a -32022
         # naming only 2026-era revisions falls back to the handshake.
         self.version = LATEST_STATELESS
         try:
-            result = yield from self._request("server/discover")
+            result = yield from self._discover()
         except RequestFailed as failed:
             supported = (failed.error.get("data") or {}).get("supported") if isinstance(
                 failed.error.get("data"), dict) else None
@@ -214,24 +283,43 @@ class ClientModel:
             yield from self._initialize()
 
     def _perform(self, action: dict[str, Any]) -> Program:
-        op = action["op"]
+        op, meta = action["op"], action.get("meta")
         if op == "ping":
-            yield from self._request("ping")
+            yield from self._request("ping", meta=meta)
         elif op == "list":
-            method = {"tools": "tools/list", "resources": "resources/list", "templates": "resources/templates/list",
-                      "prompts": "prompts/list"}[action["what"]]
-            result = yield from self._request(method)
+            method = LIST_METHODS[action["what"]]
+            fields = {"cursor": action["cursor"]} if "cursor" in action else {}
+            result = yield from self._request(method, fields, meta=meta)
             if method == "tools/list":
                 self._learn_tools(result)
         elif op == "call":
             yield from self._call_tool(action)
         elif op == "read":
-            yield from self._with_input_required("resources/read", {"uri": action["uri"]})
+            yield from self._with_input_required("resources/read", {"uri": action["uri"]}, meta=meta)
         elif op == "get":
             params: dict[str, Any] = {"name": action["prompt"]}
             if "arguments" in action:
                 params["arguments"] = action["arguments"]
-            yield from self._with_input_required("prompts/get", params)
+            yield from self._with_input_required("prompts/get", params, meta=meta)
+        elif op == "complete":
+            fields = {"ref": _reference(action["ref"]), "argument": {k: action["argument"][k] for k in ("name", "value")}}
+            if "context" in action:
+                fields["context"] = {"arguments": action["context"]}
+            yield from self._request("completion/complete", fields)
+        elif op == "set_level":
+            yield from self._request("logging/setLevel", {"level": action["level"]}, meta=meta)
+        elif op in ("subscribe", "unsubscribe"):
+            yield from self._request(f"resources/{op}", {"uri": action["uri"]}, meta=meta)
+        elif op == "roots_changed":
+            yield self._notification("notifications/roots/list_changed")
+        elif op == "progress":
+            # ProgressNotificationParams types progress and total as floats.
+            fields = {"progressToken": action["token"], "progress": float(action["progress"])}
+            if "total" in action:
+                fields["total"] = float(action["total"])
+            if "message" in action:
+                fields["message"] = action["message"]
+            yield self._notification("notifications/progress", fields)
 
     def _learn_tools(self, result: dict[str, Any]) -> None:
         for tool in result.get("tools", []):
@@ -241,20 +329,40 @@ class ClientModel:
         params: dict[str, Any] = {"name": action["tool"]}
         if "arguments" in action:
             params["arguments"] = action["arguments"]
-        result = yield from self._with_input_required("tools/call", params, progress=bool(action.get("progress")))
+        self._cancel_at_question = bool(action.get("cancel"))
+        try:
+            result = yield from self._with_input_required("tools/call", params, progress=bool(action.get("progress")),
+                                                          meta=action.get("meta"))
+        finally:
+            self._cancel_at_question = False
         if result.get("resultType", "complete") == "complete" and not result.get("isError"):
             if action["tool"] not in self._known_output_schemas:
                 listing = yield from self._request("tools/list")
                 self._learn_tools(listing)
 
-    def _with_input_required(self, method: str, params: dict[str, Any], progress: bool = False) -> Program:
-        result = yield from self._request(method, params, progress=progress)
+    def _with_input_required(self, method: str, params: dict[str, Any], progress: bool = False,
+                             meta: dict[str, Any] | None = None) -> Program:
+        result = yield from self._request(method, params, progress=progress, meta=meta)
         for _ in range(INPUT_REQUIRED_MAX_ROUNDS):
             if result.get("resultType") != "input_required":
                 return result
-            try:
-                responses = {key: self.answers.answer(ask["method"]) for key, ask in result["inputRequests"].items()}
-            except NotSupported as refused:  # the call fails in the application, nothing is sent
-                raise RequestFailed(refused.error) from None
-            result = yield from self._request(method, {"inputResponses": responses, **params}, progress=progress)
+            responses = {}
+            for key, ask in result["inputRequests"].items():
+                if self._cancel_at_question and self.answers.has_callback(ask["method"]):
+                    raise Abandoned()  # cancelled in the application: nothing is sent
+                try:
+                    responses[key] = self.answers.answer(ask["method"])
+                except NotSupported as refused:  # the call fails in the application, nothing is sent
+                    raise RequestFailed(refused.error) from None
+            result = yield from self._request(method, {"inputResponses": responses, **params}, progress=progress,
+                                              meta=meta)
         return result
+
+
+LIST_METHODS = {"tools": "tools/list", "resources": "resources/list", "templates": "resources/templates/list",
+                "prompts": "prompts/list"}
+
+
+def _reference(ref: dict[str, Any]) -> dict[str, Any]:
+    key = "name" if ref["type"] == "ref/prompt" else "uri"
+    return {"type": ref["type"], key: ref[key]}

@@ -104,8 +104,7 @@ class ServerConnection:
         if isinstance(message, Request):
             return self._on_request(message)
         if isinstance(message, Notification):
-            self._on_notification(message)
-            return []
+            return self._on_notification(message)
         return self._on_answer(message)
 
     # --- requests ---------------------------------------------------------------------------
@@ -324,9 +323,24 @@ class ServerConnection:
                                                                  has_data="data" in error))]
         return self._drive(call, message.result)
 
-    def _on_notification(self, message: Notification) -> None:
+    def _on_notification(self, message: Notification) -> Outgoing:
         if message.method == "notifications/initialized" and self.era is not Era.STATELESS:
             self.initialized = True
+        if message.method == "notifications/cancelled":
+            return self._cancel(message.params or {})
+        return []
+
+    def _cancel(self, params: dict[str, Any]) -> Outgoing:
+        """The client cancelled a call: a call waiting for the client's answer is interrupted, and
+        the question it asked is withdrawn in turn; the call itself is never answered."""
+        cancelled = params.get("requestId")
+        for asked, call in list(self._suspended.items()):
+            if call.request_id == cancelled and type(call.request_id) is type(cancelled):
+                del self._suspended[asked]
+                call.run.close()
+                return [jsonrpc.notification("notifications/cancelled",
+                                             {"requestId": asked, "reason": "caller cancelled"})]
+        return []
 
 
 # --- helpers ------------------------------------------------------------------------------------

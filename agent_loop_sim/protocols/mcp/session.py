@@ -65,6 +65,10 @@ def run_session(session: Session, definition: ServerDefinition) -> list[Message]
         answers=Answers(
             elicitation=list(answers["elicitation"]) if "elicitation" in answers else None,
             sampling=list(answers["sampling"]) if "sampling" in answers else None,
+            roots=list(spec["roots"]) if "roots" in spec else None,
         ),
+        log_level=spec.get("log_level"),
     )
+    if "client_info" in spec:
+        client.client_info = {k: spec["client_info"][k] for k in ("name", "version")}
     return play_client(client, server)
