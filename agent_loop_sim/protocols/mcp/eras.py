@@ -11,6 +11,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Mapping
 
+from ..family import Code, RuleTable
 from .versions import META_PROTOCOL_VERSION
 
 
@@ -63,3 +64,14 @@ def kind_of(method: str, params: Mapping[str, Any] | None) -> Kind:
 
 def transition(era: Era, method: str, params: Mapping[str, Any] | None) -> tuple[Era, Verdict]:
     return ERA_TRANSITIONS[(era, kind_of(method, params))]
+
+
+def era_rules() -> list[RuleTable]:
+    """:data:`ERA_TRANSITIONS` as the site draws it."""
+    return [RuleTable(
+        "The era of a connection",
+        "The engine's rule, drawn from its table (`ERA_TRANSITIONS`): what the server does with a "
+        "request, by the connection's era and what the request claims to be.",
+        ("Era", "Request", "Era afterwards", "The server"),
+        tuple((Code(era.value), Code(kind.value), Code(after.value), verdict.value)
+              for (era, kind), (after, verdict) in ERA_TRANSITIONS.items()))]
