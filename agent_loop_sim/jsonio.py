@@ -34,6 +34,14 @@ def copy_json(value: Any) -> Any:
     return marshal.loads(marshal.dumps(value))
 
 
+def keys_first(mapping: dict[str, Any], first: tuple[str, ...]) -> dict[str, Any]:
+    """``mapping`` with the keys of ``first`` (those present) first, the rest after, in their order:
+    how a serialiser that knows some fields of a model and passes the others through writes it."""
+    out = {k: mapping[k] for k in first if k in mapping}
+    out.update({k: v for k, v in mapping.items() if k not in first})
+    return out
+
+
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for key, value in pairs:

@@ -11,7 +11,7 @@ from agent_loop_sim import engine, scenarios
 from agent_loop_sim.compare import diff_sessions
 from agent_loop_sim.protocols.mcp import ERA_TRANSITIONS, FIXTURE_SERVER, ServerConnection
 from agent_loop_sim.protocols.mcp.eras import Era, Kind
-from agent_loop_sim.transcript import load_recording
+from agent_loop_sim.recording import load_recording
 from conftest import ROOT, run_cli
 
 MCP_FILES = [f for f in scenarios.load_many(sorted((ROOT / "scenarios").glob("*.json"))) if f.family == "mcp"]

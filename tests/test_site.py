@@ -23,7 +23,7 @@ from agent_loop_sim.site.findings import (Absent, At, ErrorCode, IsRaw, JsonEqua
                                           ScenarioEquals, ValuesDiffer, check_finding, parse_path, resolve)
 from agent_loop_sim.site.markdown import code, fence, text
 from agent_loop_sim.site.pages import Context, session_page
-from agent_loop_sim.site.report import Report, SessionResult
+from agent_loop_sim.check import Report, SessionResult
 from agent_loop_sim.jsonio import json_path
 from agent_loop_sim.transcript import Message, Transcript
 from test_site_fakes import ROOT, broken, consistent_copy, edit_recording, flipped, recorded_sessions, replay

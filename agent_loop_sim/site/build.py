@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..check import Engine, Report, build_report
 from ..jsonio import write_atomic
 from ..project import Project
-from ..transcript import PARTIES
 from .badge import conformance_badge
 from .findings import FINDINGS, Finding, FindingResult, Recorded, check_findings
 from .pages import (FINDINGS_PAGE, OVERVIEW, Context, eras_page, family_name, family_page, render_eras,
                     render_family, render_findings, render_overview, render_session)
-from .report import Engine, Report, build_report, report_json
+from .report import report_json
 from .sources import (FORMAT_PAGE, SERVERS_PAGE, reference_modules, reference_page, render_format,
                       render_reference, render_reference_index, render_servers)
 
@@ -105,11 +105,8 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
         text, problems = render_servers(project, families)
         pages[SERVERS_PAGE] = text
         site.problems += problems
-        text, problems = render_format(families)
-        pages[FORMAT_PAGE] = text
-        site.problems += problems
-        modules, warnings = reference_modules(families, tuple(PARTIES))
-        site.warnings += warnings
+        pages[FORMAT_PAGE] = render_format(families)
+        modules = reference_modules()
         pages[REFERENCE_INDEX] = render_reference_index(modules)
         for module in modules:
             pages[reference_page(module)] = render_reference(module)

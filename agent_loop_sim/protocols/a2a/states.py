@@ -14,6 +14,8 @@ parked (input or sign-in required) or finished, since nothing of the agent keeps
 """
 from __future__ import annotations
 
+from ..family import Code, RuleTable
+
 SUBMITTED = "TASK_STATE_SUBMITTED"
 WORKING = "TASK_STATE_WORKING"
 INPUT_REQUIRED = "TASK_STATE_INPUT_REQUIRED"
@@ -87,3 +89,23 @@ def transition(state: str | None, event: str) -> str | None:
 def accepts(state: str | None, event: str) -> bool:
     """Whether a task in ``state`` takes ``event``."""
     return event in TASK_TRANSITIONS.get(state, {})
+
+
+def _short(state: str) -> str:
+    return state.removeprefix("TASK_STATE_").lower()
+
+
+def task_rules() -> list[RuleTable]:
+    """:data:`TASK_TRANSITIONS` as the site draws it: a row per state, a column per input."""
+    inputs = [*TASK_STATES, *REQUESTS]
+    rows = []
+    for state, takes in TASK_TRANSITIONS.items():
+        cells = [_short(transition(state, i) or "") if i in takes else "—" for i in inputs]
+        rows.append((Code(_short(state)) if state else "(no task)", *cells))
+    head = tuple(_short(i) if i in TASK_STATES else Code(i) for i in inputs)
+    return [RuleTable(
+        "The task life cycle",
+        "The engine's rule, drawn from its table (`TASK_TRANSITIONS`): the state a task moves to "
+        "(row: its state now) on each status update the agent publishes (`TASK_STATE_…`, shortened) "
+        "and on each request about the task; — marks what that state refuses.",
+        ("State", *head), tuple(rows))]

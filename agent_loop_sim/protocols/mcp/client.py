@@ -29,16 +29,8 @@ from typing import Any, Generator
 
 from ...errors import InputError
 from . import jsonrpc
-from .versions import (
-    HANDSHAKE_VERSIONS,
-    LATEST_HANDSHAKE,
-    LATEST_STATELESS,
-    META_CLIENT_CAPABILITIES,
-    META_CLIENT_INFO,
-    META_LOG_LEVEL,
-    META_PROTOCOL_VERSION,
-    STATELESS_VERSIONS,
-)
+from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, LATEST_STATELESS, STATELESS_VERSIONS
+from .wire import wire_for
 
 CLIENT_INFO = {"name": "fixture-client", "version": "1.0.0"}
 #: the SDK client gives up an input_required loop after this many rounds
@@ -203,41 +195,27 @@ class ClientModel:
             except (RequestFailed, Abandoned):
                 pass  # the application sees an MCPError (or its own cancellation) and goes on
 
-    @property
-    def stateless(self) -> bool:
-        return self.version in STATELESS_VERSIONS
-
-    def _stamp(self, params: dict[str, Any]) -> dict[str, Any]:
-        """The 2026-07-28 envelope, merged into ``_meta`` (appended when there is none)."""
-        meta = params.setdefault("_meta", {})
-        meta.update({META_PROTOCOL_VERSION: self.version, META_CLIENT_INFO: self.client_info,
-                     META_CLIENT_CAPABILITIES: self.answers.capabilities()})
-        if self.log_level is not None:
-            meta.setdefault(META_LOG_LEVEL, self.log_level)
-        return params
-
-    def _params(self, fields: dict[str, Any], meta: dict[str, Any] | None) -> dict[str, Any]:
-        # The params models declare _meta first: the caller's _meta leads, when given.
-        params: dict[str, Any] = {"_meta": dict(meta)} if meta is not None else {}
-        params.update(fields)
-        return params
+    def _envelope(self, params: dict[str, Any], log_level: str | None) -> dict[str, Any]:
+        if self.version is None:
+            return params
+        return wire_for(self.version).envelope(params, self.version, self.client_info, self.answers.capabilities(),
+                                               log_level) or {}
 
     def _request(self, method: str, fields: dict[str, Any] | None = None, progress: bool = False,
                  meta: dict[str, Any] | None = None) -> Program:
         """Send one request and return its result (or raise :class:`RequestFailed`)."""
         request_id = next(self._ids)
-        params: dict[str, Any] | None = self._params(fields or {}, meta)
-        if self.stateless:
-            params = self._stamp(params)
+        # The params models declare _meta first: the caller's _meta leads, when given.
+        params: dict[str, Any] = {"_meta": dict(meta)} if meta is not None else {}
+        params.update(fields or {})
+        params = self._envelope(params, self.log_level)
         if progress:
             params["_meta"] = {**(params.get("_meta") or {}), "progressToken": request_id}
         result = yield jsonrpc.request(request_id, method, params or None)
         return result
 
     def _notification(self, method: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
-        params = dict(fields or {})
-        if self.stateless:
-            params = self._stamp(params)
+        params = self._envelope(dict(fields or {}), self.log_level)
         return jsonrpc.notification(method, params or None)
 
     def _connect(self) -> Program:
@@ -258,9 +236,7 @@ class ClientModel:
     def _discover(self) -> Program:
         """``server/discover`` carries the envelope alone (no log-level opt-in)."""
         request_id = next(self._ids)
-        meta = {META_PROTOCOL_VERSION: self.version, META_CLIENT_INFO: self.client_info,
-                META_CLIENT_CAPABILITIES: self.answers.capabilities()}
-        result = yield jsonrpc.request(request_id, "server/discover", {"_meta": meta})
+        result = yield jsonrpc.request(request_id, "server/discover", self._envelope({}, None))
         return result
 
     def _negotiate_auto(self) -> Program:
