@@ -44,6 +44,7 @@ from agent_loop_sim.errors import InputError, RecorderError  # noqa: E402
 from agent_loop_sim.normalise import normalise_a2a  # noqa: E402
 from agent_loop_sim.recorder_cli import recorder_main  # noqa: E402
 from agent_loop_sim.protocols.a2a import HttpRequest, HttpResponse, Orchestrator  # noqa: E402
+from agent_loop_sim.protocols.a2a.raw import RawPoster  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 from conformance import a2a_sdk_server as fixture  # noqa: E402
 
@@ -133,7 +134,10 @@ async def _carry(app: Any, request: HttpRequest, on_event: Callable[[Any], bool]
     path = request.url.split("://", 1)[-1]
     host, _, path = path.partition("/")
     path = "/" + path
-    body = json.dumps(request.body).encode() if request.body is not None else b""
+    if request.raw is not None:
+        body = request.raw.encode()
+    else:
+        body = json.dumps(request.body).encode() if request.body is not None else b""
     scope = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": request.method,
         "scheme": "https", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
@@ -185,7 +189,10 @@ async def _carry(app: Any, request: HttpRequest, on_event: Callable[[Any], bool]
     await _settle()
     if sse is None:
         raw = b"".join(chunks)
-        response.body = json.loads(raw) if raw else None
+        try:
+            response.body = json.loads(raw) if raw else None
+        except ValueError:  # a raw post may be answered with something that is not JSON
+            response.body = raw.decode("utf-8", "replace")
     return response, stopped
 
 
@@ -193,7 +200,10 @@ def record_session(session: scenarios.Session, executor: type = fixture.Research
     """Play one session against a fresh agent; raises :class:`RecorderError` on any fault."""
     guard = GuardedExecutor(executor())
     app = fixture.app(guard)
-    orchestrator = Orchestrator(session.spec["steps"], fixture.BASE_URL, fixture.JSONRPC_PATH)
+    if session.spec.get("mode") == "raw":
+        orchestrator: Any = RawPoster(session.spec["posts"], fixture.BASE_URL + fixture.JSONRPC_PATH)
+    else:
+        orchestrator = Orchestrator(session.spec["steps"], fixture.BASE_URL, fixture.JSONRPC_PATH)
     messages: list[Message] = []
     while (request := orchestrator.next_request()) is not None:
         messages.append(Message("orchestrator", "agent", json=request.transcript()))
@@ -209,7 +219,7 @@ def record_session(session: scenarios.Session, executor: type = fixture.Research
         if guard.raised is not None:
             raise RecorderError(f"the agent raised {type(guard.raised).__name__}: {guard.raised}")
         expected = (200,) if request.method == "POST" else (200, 304)
-        if response.status not in expected:
+        if response.status not in expected and request.raw is None:
             raise RecorderError(f"{request.method} {request.url} answered HTTP {response.status}")
         if response.is_stream:
             if not hung_up:

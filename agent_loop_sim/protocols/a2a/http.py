@@ -33,8 +33,12 @@ class HttpRequest:
     url: str
     headers: list[tuple[str, str]] = field(default_factory=list)
     body: Any = None
+    raw: str | None = None  # a raw post: the body exactly as written (``body`` is unused)
 
     def transcript(self) -> dict[str, Any]:
+        if self.raw is not None:  # written down whole: the headers matter as much as the text
+            return {"method": self.method, "url": self.url, "headers": [[k, v] for k, v in self.headers],
+                    "body": self.raw}
         if self.method == "POST":
             return self.body
         out: dict[str, Any] = {"method": self.method, "url": self.url}
@@ -60,6 +64,8 @@ class HttpResponse:
 
     def transcript(self, request: HttpRequest) -> Any:
         """The answer as a transcript message (not used for streams, whose events are messages)."""
+        if request.method == "POST" and request.raw is not None:
+            return {"status": self.status, "body": self.body}
         if request.method == "POST":
             return self.body
         out: dict[str, Any] = {"status": self.status,

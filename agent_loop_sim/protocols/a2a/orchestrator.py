@@ -27,6 +27,8 @@ from .version import SERVED
 
 STEP_METHODS = {"get": "GetTask", "cancel": "CancelTask", "subscribe": "SubscribeToTask",
                 "extended_card": "GetExtendedAgentCard", "list": "ListTasks"}
+PUSH_METHODS = {"create": "CreateTaskPushNotificationConfig", "get": "GetTaskPushNotificationConfig",
+                "list": "ListTaskPushNotificationConfigs", "delete": "DeleteTaskPushNotificationConfig"}
 
 
 def _task_in(result: Any) -> dict[str, Any] | None:
@@ -91,8 +93,7 @@ class Orchestrator:
         self._spoke_of_task = False
         if step["op"] == "card":
             return self._card_request(step)
-        method = step.get("method") or ("SendStreamingMessage" if step.get("stream") else "SendMessage"
-                                        if step["op"] == "send" else STEP_METHODS[step["op"]])
+        method = step.get("method") or _method(step)
         body: dict[str, Any] = {"jsonrpc": "2.0", "id": self.next_rpc_id, "method": method}
         self.next_rpc_id += 1
         params = self._params(step)
@@ -128,7 +129,15 @@ class Orchestrator:
             if "context" in step and step["context"] != "none":
                 params["contextId"] = self._context(step["context"])
             for key, name in (("status", "status"), ("history_length", "historyLength"),
-                              ("include_artifacts", "includeArtifacts")):
+                              ("include_artifacts", "includeArtifacts"), ("page_size", "pageSize"),
+                              ("page_token", "pageToken")):
+                if key in step:
+                    params[name] = step[key]
+            return params
+        if op == "push_config":
+            params = {"taskId": self._task(step.get("task", "current"))[0]}
+            for key, name in (("id", "id"), ("url", "url"), ("token", "token"), ("page_size", "pageSize"),
+                              ("page_token", "pageToken")):
                 if key in step:
                     params[name] = step[key]
             return params
@@ -143,7 +152,12 @@ class Orchestrator:
             if label is not None:
                 self.message_ids[label] = message_id
         parts = [{"text": step["text"]}] if "text" in step else copy.deepcopy(step["parts"])
-        message: dict[str, Any] = {"messageId": message_id, "role": "ROLE_USER", "parts": parts}
+        message: dict[str, Any] = {"messageId": message_id, "role": step.get("role", "ROLE_USER"), "parts": parts}
+        for key, name in (("metadata", "metadata"), ("extensions", "extensions")):
+            if key in step:
+                message[name] = copy.deepcopy(step[key])
+        if "reference_tasks" in step:
+            message["referenceTaskIds"] = [self._task(ref)[0] for ref in step["reference_tasks"]]
         task_ref = step.get("task", "new")
         task_id, task_context = (None, None) if task_ref == "new" else self._task(task_ref)
         if "context" in step:
@@ -155,8 +169,17 @@ class Orchestrator:
         if context is not None:
             message["contextId"] = context
         params: dict[str, Any] = {"message": message}
+        configuration: dict[str, Any] = {}
+        if "accepted_output_modes" in step:
+            configuration["acceptedOutputModes"] = list(step["accepted_output_modes"])
+        if "push_url" in step:
+            configuration["taskPushNotificationConfig"] = {"url": step["push_url"]}
         if "history_length" in step:
-            params["configuration"] = {"historyLength": step["history_length"]}
+            configuration["historyLength"] = step["history_length"]
+        if configuration:
+            params["configuration"] = configuration
+        if "request_metadata" in step:
+            params["metadata"] = copy.deepcopy(step["request_metadata"])
         return params
 
     def _task(self, ref: str) -> tuple[str, str | None]:
@@ -219,3 +242,12 @@ class Orchestrator:
         if step is not None and "as" in step and self._spoke_of_task and self.current_task is not None:
             self.task_labels[step["as"]] = self.current_task
         self.index += 1
+
+
+def _method(step: dict[str, Any]) -> str:
+    op = step["op"]
+    if op == "send":
+        return "SendStreamingMessage" if step.get("stream") else "SendMessage"
+    if op == "push_config":
+        return PUSH_METHODS[step["action"]]
+    return STEP_METHODS[op]

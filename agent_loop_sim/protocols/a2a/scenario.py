@@ -9,7 +9,19 @@ A session has ``steps``, played in order by the orchestrator (:mod:`.orchestrato
     {"op": "cancel", "task": REF?}
     {"op": "subscribe", "task": REF?}
     {"op": "extended_card"}
-    {"op": "list", "context": CTX?, "status": STATE?, "history_length": N?, "include_artifacts": BOOL?}
+    {"op": "list", "context": CTX?, "status": STATE?, "history_length": N?, "include_artifacts": BOOL?,
+                   "page_size": N?, "page_token": TEXT?}
+    {"op": "push_config", "action": "create" | "get" | "list" | "delete", "task": REF?, "id": TEXT?,
+                          "url": TEXT?, "token": TEXT?, "page_size": N?, "page_token": TEXT?}
+
+A send may also set the message's ``role`` (``ROLE_USER`` by default), ``metadata``,
+``extensions`` and ``reference_tasks`` (task references, sent as ``referenceTaskIds``), the
+request's ``request_metadata``, and the ``configuration``'s ``accepted_output_modes`` and
+``push_url`` (a push-notification config for the task).
+
+A ``raw`` session (``"mode": "raw"``) has ``posts`` instead of steps: exact HTTP bodies posted to
+the agent's JSON-RPC URL, ``{"body": TEXT, "headers": [[NAME, VALUE], ...]?}`` (without
+``headers``: ``Content-Type: application/json`` and ``A2A-Version: 1.0``).
 
 ``card`` fetches the agent card, conditionally with ``If-None-Match``: ``revalidate`` sends the
 ETag of the last card answer, ``if_none_match`` a given value. Every other step is one
@@ -37,7 +49,11 @@ from ...jsonio import json_path
 from ...schema import Field, check_object, describe
 from .states import TASK_STATES
 
-SESSION_FIELDS = {"steps": Field(list)}
+SESSION_FIELDS = {"steps": Field(list, required=False), "mode": Field(str, required=False, choices=("jsonrpc", "raw")),
+                  "posts": Field(list, required=False)}
+POST_FIELDS = {"body": Field(str), "headers": Field(list, required=False)}
+ROLES = ("ROLE_USER", "ROLE_AGENT", "ROLE_UNSPECIFIED")
+PUSH_ACTIONS = ("create", "get", "list", "delete")
 
 TASK_WORDS = ("new", "current", "unknown")
 CONTEXT_WORDS = ("none", "last", "unknown")
@@ -50,13 +66,22 @@ STEP_FIELDS: dict[str, dict[str, Field]] = {
     "send": {**_REQUEST, "text": Field(str, required=False), "parts": Field(list, required=False),
              "stream": Field(bool, required=False), "task": Field(str, required=False),
              "context": Field(str, required=False), "as": Field(str, required=False),
-             "message": Field(str, required=False), "history_length": Field(int, required=False)},
+             "message": Field(str, required=False), "history_length": Field(int, required=False),
+             "role": Field(str, required=False, choices=ROLES), "metadata": Field(dict, required=False),
+             "extensions": Field(list, required=False), "reference_tasks": Field(list, required=False),
+             "request_metadata": Field(dict, required=False), "accepted_output_modes": Field(list, required=False),
+             "push_url": Field(str, required=False)},
     "get": {**_REQUEST, "task": Field(str, required=False), "history_length": Field(int, required=False)},
     "cancel": {**_REQUEST, "task": Field(str, required=False)},
     "subscribe": {**_REQUEST, "task": Field(str, required=False)},
     "extended_card": dict(_REQUEST),
     "list": {**_REQUEST, "context": Field(str, required=False), "status": Field(str, required=False, choices=TASK_STATES),
-             "history_length": Field(int, required=False), "include_artifacts": Field(bool, required=False)},
+             "history_length": Field(int, required=False), "include_artifacts": Field(bool, required=False),
+             "page_size": Field(int, required=False), "page_token": Field(str, required=False)},
+    "push_config": {**_REQUEST, "action": Field(str, choices=PUSH_ACTIONS), "task": Field(str, required=False),
+                    "id": Field(str, required=False), "url": Field(str, required=False),
+                    "token": Field(str, required=False), "page_size": Field(int, required=False),
+                    "page_token": Field(str, required=False)},
 }
 
 PART_FIELDS = {
@@ -122,6 +147,11 @@ def _check_int32(value: int, path: list[str | int]) -> None:
 
 def validate(raw: dict[str, Any], path: list[str | int]) -> None:
     """Check an A2A session's steps; raise :class:`InputError` naming the JSON path of a problem."""
+    if raw.get("mode") == "raw":
+        _validate_raw(raw, path)
+        return
+    if "posts" in raw:
+        raise _fail("only raw sessions have 'posts'", path + ["posts"])
     steps = raw.get("steps")
     if not steps:
         raise _fail("a session needs at least one step", path + ["steps"])
@@ -139,8 +169,20 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
             raise _fail("a method name cannot be empty", here + ["method"])
         if isinstance(step.get("version"), str) and not _HEADER_VALUE.match(step["version"]):
             raise _fail("a header value is printable ASCII without spaces around it", here + ["version"])
-        if "history_length" in step:
-            _check_int32(step["history_length"], here + ["history_length"])
+        for key in ("history_length", "page_size"):
+            if key in step:
+                _check_int32(step[key], here + [key])
+        for key in ("extensions", "accepted_output_modes"):
+            for j, item in enumerate(step.get(key, [])):
+                Field(str).check(item, here + [key, j])
+        for key in ("metadata", "request_metadata"):
+            if key in step:
+                _check_wire_value(step[key], here + [key])
+        for j, ref in enumerate(step.get("reference_tasks", [])):
+            Field(str).check(ref, here + ["reference_tasks", j])
+            if ref not in TASK_WORDS[1:] and ref not in labels:
+                raise _fail(f"{ref!r} is not 'current', 'unknown' nor a label bound by an earlier send's 'as'",
+                            here + ["reference_tasks", j])
         if op == "card":
             if "revalidate" in step and "if_none_match" in step:
                 raise _fail("a card fetch has 'revalidate' or 'if_none_match', not both", here)
@@ -173,3 +215,18 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
                                 here + [key])
             if "as" in step:
                 labels.add(step["as"])
+
+
+def _validate_raw(raw: dict[str, Any], path: list[str | int]) -> None:
+    if "steps" in raw:
+        raise _fail("a raw session has 'posts', not 'steps'", path + ["steps"])
+    posts = raw.get("posts")
+    if not posts:
+        raise _fail("a raw session needs at least one post", path + ["posts"])
+    for i, post in enumerate(posts):
+        here = path + ["posts", i]
+        check_object(post, POST_FIELDS, here, "a post")
+        for j, pair in enumerate(post.get("headers", [])):
+            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
+                    and all(_HEADER_VALUE.match(x) and x for x in pair)):
+                raise _fail("a header is [NAME, VALUE], printable ASCII", here + ["headers", j])
