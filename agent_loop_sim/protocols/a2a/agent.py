@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from ...jsonio import copy_json
-from . import states, types
+from . import envelope, states, types
 from .card import WELL_KNOWN_PATH, AgentCard, serve_card
 from .errors import A2AError, JsonRpcError, error_response, result_response
 from .http import HttpRequest, HttpResponse, header
@@ -340,20 +340,13 @@ class Agent:
     # The dispatcher ----------------------------------------------------------------------------
 
     def _jsonrpc(self, request: HttpRequest) -> HttpResponse:
-        body = request.body
-        request_id = body.get("id") if isinstance(body, dict) else None
-        if not isinstance(request_id, (str, int)):
-            request_id = None
         try:
-            if not isinstance(body, dict) or body.get("jsonrpc") != "2.0" or not isinstance(body.get("method"), str):
-                raise NotModelled("a request that is not a JSON-RPC 2.0 request object")
-            method = body["method"]
-            if method not in METHODS:
-                raise JsonRpcError(-32601, "Method not found")
-            try:
-                params = types.parse(METHODS[method], body.get("params", {}))
-            except types.ParseFailure as exc:
-                raise NotModelled(f"params protobuf would refuse ({exc})") from None
+            request_id, method, params = envelope.read(request, METHODS)
+        except envelope.Refused as refused:
+            return _json(error_response(refused.request_id, refused.error))
+        except envelope.NotModelled as exc:
+            raise NotModelled(str(exc)) from None
+        try:
             version = requested_version(request.headers)
             if not is_supported(version):
                 raise A2AError("VersionNotSupportedError", refusal_message(version))

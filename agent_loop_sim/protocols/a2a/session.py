@@ -7,10 +7,11 @@ from ...errors import InputError
 from ...transcript import Message
 from .agent import Agent, NotModelled, StreamHangs
 from .orchestrator import Orchestrator
+from .raw import RawPoster
 from .research import RESEARCH_AGENT, RESEARCH_CARD
 
 
-def exchange(orchestrator: Orchestrator, agent: Agent) -> list[Message]:
+def exchange(orchestrator: Orchestrator | RawPoster, agent: Agent) -> list[Message]:
     """Every message of the session, in order (not normalised)."""
     out: list[Message] = []
     while (request := orchestrator.next_request()) is not None:
@@ -36,6 +37,8 @@ def exchange(orchestrator: Orchestrator, agent: Agent) -> list[Message]:
 def run_spec(spec: dict[str, Any], where: list[str | int] | None = None) -> list[Message]:
     """Play a session's steps against the research agent of the fixture."""
     agent = Agent(RESEARCH_CARD, RESEARCH_AGENT)
+    if spec.get("mode") == "raw":
+        return exchange(RawPoster(spec["posts"], RESEARCH_CARD.base_url + RESEARCH_CARD.rpc_path), agent)
     orchestrator = Orchestrator(spec["steps"], RESEARCH_CARD.base_url, RESEARCH_CARD.rpc_path, where=where)
     return exchange(orchestrator, agent)
 
