@@ -19,7 +19,7 @@ from markdown_it import MarkdownIt
 
 from agent_loop_sim.project import Project
 from agent_loop_sim.site import FINDINGS, render_site
-from agent_loop_sim.site.findings import (Absent, At, ErrorCode, IsRaw, JsonEquals, NoReply, Present, Recorded,
+from agent_loop_sim.site.evidence import (Absent, At, ErrorCode, IsRaw, JsonEquals, NoReply, Present, Recorded,
                                           ScenarioEquals, ValuesDiffer, check_finding, parse_path, resolve)
 from agent_loop_sim.site.markdown import code, fence, text
 from agent_loop_sim.site.pages import Context, session_page
@@ -177,7 +177,7 @@ def test_evidence_kinds():
 
 
 def test_evidence_that_points_nowhere_fails_with_a_reason():
-    from agent_loop_sim.site.findings import Finding
+    from agent_loop_sim.site.evidence import Finding
 
     sessions = Recorded({"a": transcript("a", Message(**C2S, json={"id": 1}))})
     f = Finding("x", "mcp", "observation", "t", "s", (JsonEquals("zz", 1, "$.id", 1), JsonEquals("a", 5, "$.id", 1)))
@@ -315,7 +315,7 @@ def test_every_finding_fails_when_any_of_its_values_changes(site, committed):
     """Each JSON value a finding relies on, changed in a copy of the recordings, breaks that finding."""
     import copy
 
-    from agent_loop_sim.site.findings import check_finding
+    from agent_loop_sim.site.evidence import check_finding
 
     checked = [r.finding for r in site.findings if r.checked]
     assert checked

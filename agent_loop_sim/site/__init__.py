@@ -1,14 +1,15 @@
 """The conformance site: committed recordings and the engine, compared, as Markdown pages.
 
 The site only renders: `agent_loop_sim.check` runs the engine and compares (the same check the
-command line runs), `findings` holds what the recordings showed as checkable data, `pages`,
+command line runs), `findings` holds what the recordings showed as checkable data (`evidence` checks it), `pages`,
 `sources` and `report` render it, and `build` puts them together. ``hooks/conformance_site.py``
 adapts `render_site` to MkDocs; ``python -m agent_loop_sim site OUTDIR`` calls `build_pages`.
 """
 from __future__ import annotations
 
 from .build import Site, build_pages, render_site, write_pages
-from .findings import FINDINGS, Finding
+from .evidence import Finding
+from .findings import FINDINGS
 from ..check import Report, SessionResult, build_report
 
 __all__ = ["FINDINGS", "Finding", "Report", "SessionResult", "Site", "build_pages", "build_report", "render_site",

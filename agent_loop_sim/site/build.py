@@ -16,7 +16,8 @@ from ..check import Engine, Report, build_report
 from ..jsonio import write_atomic
 from ..project import Project
 from .badge import conformance_badge
-from .findings import FINDINGS, Finding, FindingResult, Recorded, check_findings
+from .evidence import Finding, FindingResult, Recorded, check_findings
+from .findings import FINDINGS
 from .pages import (FINDINGS_PAGE, OVERVIEW, Context, eras_page, family_name, family_page, render_eras,
                     render_family, render_findings, render_overview, render_session)
 from .report import report_json

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from ..check import RecordingResult, Report, SessionResult
 from ..protocols import FAMILIES, Code, RuleTable
 from ..transcript import Message, Transcript
-from .findings import KINDS, Finding, FindingResult
+from .evidence import KINDS, Finding, FindingResult
 from .markdown import code, compact_json, fence, indent, pretty_json, table, text, title, visible
 
 # Sessions named <prefix>_<scenario>: the same scenario played in different MCP eras.

@@ -152,6 +152,8 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
         return
     if "posts" in raw:
         raise _fail("only raw sessions have 'posts'", path + ["posts"])
+    if "steps" not in raw:
+        raise _fail("missing field 'steps' in the session", path)
     steps = raw.get("steps")
     if not steps:
         raise _fail("a session needs at least one step", path + ["steps"])
