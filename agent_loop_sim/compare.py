@@ -1,7 +1,8 @@
 """Comparing two sets of transcripts message by message, as JSON.
 
-Objects are compared as JSON objects (key order does not count), arrays element by element,
-scalars by type and value (``1``, ``1.0`` and ``true`` all differ). Every difference names the session, the
+Objects are compared key by key and then for the order of their keys (the SDKs write keys in a
+fixed order, and the engine must too), arrays element by element, scalars by type and value
+(``1``, ``1.0`` and ``true`` all differ). Every difference names the session, the
 message number, the JSON path and both values.
 """
 from __future__ import annotations
@@ -53,6 +54,8 @@ def diff_json(a: Any, b: Any, path: list[str | int] | None = None) -> Iterator[t
     if isinstance(a, dict) and isinstance(b, dict):
         for key in list(a) + [k for k in b if k not in a]:
             yield from diff_json(a.get(key, MISSING), b.get(key, MISSING), path + [key])
+        if a.keys() == b.keys() and list(a) != list(b):
+            yield json_path(path) + " (key order)", list(a), list(b)
     elif isinstance(a, list) and isinstance(b, list):
         for i in range(max(len(a), len(b))):
             yield from diff_json(a[i] if i < len(a) else MISSING, b[i] if i < len(b) else MISSING, path + [i])

@@ -1,9 +1,10 @@
 """The normal form in which recordings are stored and compared.
 
 MCP: request ids are renumbered in order of appearance, ``c1, c2, ...`` for the client's
-requests and ``s1, ...`` for the server's; a response takes the name of the request it answers
-(looked up on the other side's counter), and progress tokens share the client's counter, since
-the SDK uses the request's own id as its token. Key order is kept as the SDK sent it.
+requests and ``s1, ...`` for the server's, and a response takes the name of the request it
+answers (looked up on the other side's counter). Nothing else is renamed: every other id (a
+progress token, the ``requestId`` of ``notifications/cancelled``, a subscription id) stays
+exactly as written. Key order is kept as the SDK sent it.
 
 A2A: every UUID, wherever it stands (inside strings too), becomes ``<id-N>`` in order of
 appearance over the session; every timestamp becomes ``<time>``; keys are sorted.
@@ -32,6 +33,12 @@ class _Counter:
             self.names[key] = f"{self.prefix}{len(self.names) + 1}"
         return self.names[key]
 
+    def answered(self, value: Any) -> Any:
+        """The name of the request a reply answers; a reply to no request keeps its id."""
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            return value
+        return self.names.get((type(value).__name__, value), value)
+
 
 def _renumber_mcp(obj: Any, sender: str, counters: dict[str, _Counter]) -> Any:
     if isinstance(obj, list):  # a JSON-RPC batch
@@ -40,19 +47,10 @@ def _renumber_mcp(obj: Any, sender: str, counters: dict[str, _Counter]) -> Any:
         return obj
     out = dict(obj)
     if "id" in out:
-        is_request = "method" in out
-        owner = sender if is_request else ("server" if sender == "client" else "client")
-        out["id"] = counters[owner].name(out["id"])
-    params = out.get("params")
-    if isinstance(params, dict):
-        out["params"] = params = dict(params)
-        if out.get("method") == "notifications/progress" and "progressToken" in params:
-            owner = "client" if sender == "server" else "server"
-            params["progressToken"] = counters[owner].name(params["progressToken"])
-        meta = params.get("_meta")
-        if isinstance(meta, dict) and "progressToken" in meta:
-            params["_meta"] = meta = dict(meta)
-            meta["progressToken"] = counters[sender].name(meta["progressToken"])
+        if "method" in out:
+            out["id"] = counters[sender].name(out["id"])
+        else:
+            out["id"] = counters["server" if sender == "client" else "client"].answered(out["id"])
     return out
 
 

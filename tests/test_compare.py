@@ -4,8 +4,11 @@ from agent_loop_sim.compare import MISSING, diff_json, diff_sessions
 from agent_loop_sim.transcript import Message, Transcript
 
 
-def test_key_order_does_not_count_but_types_do():
-    assert list(diff_json({"a": 1, "b": 2}, {"b": 2, "a": 1})) == []
+def test_key_order_and_types_count():
+    assert list(diff_json({"a": 1, "b": 2}, {"a": 1, "b": 2})) == []
+    assert list(diff_json({"a": 1, "b": 2}, {"b": 2, "a": 1})) == [("$ (key order)", ["a", "b"], ["b", "a"])]
+    assert list(diff_json({"x": {"a": 1, "b": 2}}, {"x": {"b": 2, "a": 1}})) == [
+        ("$.x (key order)", ["a", "b"], ["b", "a"])]
     assert list(diff_json({"a": 1}, {"a": 1.0})) == [("$.a", 1, 1.0)]
     assert list(diff_json({"a": 1}, {"a": True})) == [("$.a", 1, True)]
     assert list(diff_json([1, 2], [1])) == [("$[1]", 2, MISSING)]

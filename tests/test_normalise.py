@@ -4,7 +4,7 @@ from agent_loop_sim.normalise import normalise_a2a, normalise_mcp
 from agent_loop_sim.transcript import Message
 
 
-def test_mcp_ids_are_renumbered_per_side_and_tokens_follow_their_request():
+def test_mcp_request_ids_are_renumbered_per_side_and_every_other_id_stays_as_written():
     log = [
         Message("client", "server", json={"jsonrpc": "2.0", "id": 7, "method": "tools/call",
                                           "params": {"_meta": {"progressToken": 7}}}),
@@ -15,11 +15,15 @@ def test_mcp_ids_are_renumbered_per_side_and_tokens_follow_their_request():
         Message("server", "client", json={"jsonrpc": "2.0", "id": 7, "result": {}}),
         Message("client", "server", raw="{not json"),
         Message("client", "server", json={"jsonrpc": "2.0", "id": None, "method": "x"}),
+        Message("client", "server", json={"jsonrpc": "2.0", "id": 99, "result": {}}),
+        Message("client", "server", json={"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                          "params": {"requestId": 7}}),
     ]
     out = normalise_mcp(log)
-    assert [m.json.get("id") if m.json else None for m in out] == ["c1", None, "s1", "s1", "c1", None, None]
-    assert out[0].json["params"]["_meta"]["progressToken"] == "c1"
-    assert out[1].json["params"]["progressToken"] == "c1"
+    assert [m.json.get("id") if m.json else None for m in out] == ["c1", None, "s1", "s1", "c1", None, None, 99, None]
+    assert out[0].json["params"]["_meta"]["progressToken"] == 7  # not a request id: as written
+    assert out[1].json["params"]["progressToken"] == 7
+    assert out[8].json["params"]["requestId"] == 7
     assert out[5].raw == "{not json"
     assert log[0].json["id"] == 7  # the input is not changed
 

@@ -233,9 +233,9 @@ def render_overview(ctx: Context) -> str:
         "",
         "## How messages are compared",
         "",
-        "A message is compared as JSON: objects as sets of keys and values (their order does not "
-        "count), arrays element by element, and scalars by type as well as value, so `1`, `1.0` "
-        "and `true` are three different answers. Lines that are not JSON are compared as text. "
+        "A message is compared as JSON: objects key by key and then for the order of their keys "
+        "(the SDKs write keys in a fixed order, so the engine must too), arrays element by element, "
+        "and scalars by type as well as value, so `1`, `1.0` and `true` are three different answers. Lines that are not JSON are compared as text. "
         "Before that, both sides are put in the same normal form, because some values are "
         "chosen afresh on every run:",
         "",

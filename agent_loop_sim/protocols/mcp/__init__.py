@@ -64,10 +64,11 @@ FAMILY = Family(
           "opens with `initialize` (revisions up to 2025-11-25), and the stateless 2026-07-28 "
           "revision, where every request carries its own `_meta` envelope. The SDK's client was "
           "driven in the mode each session names; `raw` sessions are lines written by hand.",
-    normal_form="request ids are renumbered in the order they appear, `c1`, `c2`, … for the "
-                "client's requests and `s1`, `s2`, … for the server's; an answer takes the name of the "
-                "request it answers, and a progress token takes the name of the request that carries it "
-                "(the SDK uses the request's own id). Keys stay in the order the SDK wrote them.",
+    normal_form="only request ids are renumbered, in the order they appear, `c1`, `c2`, … for "
+                "the client's requests and `s1`, `s2`, … for the server's, and an answer takes the name "
+                "of the request it answers. Every other id stays exactly as written: a progress token, "
+                "the `requestId` of `notifications/cancelled`, a subscription id, the id of an answer "
+                "to no request. Keys stay in the order the SDK wrote them.",
     mode_notes={
         "legacy": "the handshake era: `initialize` first, revisions up to 2025-11-25",
         "2026-07-28": "the stateless 2026-07-28 revision: no handshake, a `_meta` envelope on every request",
