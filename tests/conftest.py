@@ -46,3 +46,21 @@ def live_vs_engine(tmp_path: Path, family: str, sessions: list[dict], jobs: int 
     recording = parse_recording({"family": family, "scenarios": str(path), **live}, "live")
     produced = [engine.run_session(s) for s in scenarios.load(path).sessions]
     return [d.render("live", "engine") for d in diff_sessions(recording.sessions, produced)]
+
+
+_HISTOGRAMS: list[str] = []
+
+
+@pytest.fixture
+def op_histogram():
+    """Record one line of what a fuzz run drew; printed in the terminal summary (``-s`` not needed)."""
+    def note(label: str, counts: dict[str, int]) -> None:
+        _HISTOGRAMS.append(f"{label}: " + ", ".join(f"{k}={v}" for k, v in counts.items()))
+    return note
+
+
+def pytest_terminal_summary(terminalreporter):  # noqa: ANN001 - pytest's hook
+    if _HISTOGRAMS:
+        terminalreporter.section("fuzz op histograms")
+        for line in _HISTOGRAMS:
+            terminalreporter.write_line(line)

@@ -2,7 +2,9 @@
 
 ``raw_sessions`` makes hand-written-line sessions (every method, envelope faults, bad ids,
 batches, progress tokens, answers to the server's own requests...); ``client_sessions``
-makes application sessions in every mode (random actions, arguments and scripted answers).
+makes application sessions in every mode from the client's whole surface (every op of the
+scenario format with its options, every client option, scripted answers); ``histogram`` counts
+what was drawn.
 Both are seeded: the same seed gives the same sessions.
 """
 from __future__ import annotations
@@ -141,34 +143,74 @@ def raw_sessions(seed: int, count: int) -> list[dict[str, Any]]:
     return out
 
 
+CLIENT_OPS = ["ping", "list", "call", "call", "call", "read", "get", "complete", "set_level", "subscribe",
+              "unsubscribe", "roots_changed", "progress"]
+LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+METAS = [{"trace": "t"}, {}, {"io.modelcontextprotocol/logLevel": "info"}, {"n": 1, "deep": {"a": [1]}}]
+
+
+def _client_action(rng: random.Random, gen: _RawGenerator, op: str | None = None,
+                   force: bool = False) -> dict[str, Any]:
+    """A random action (of ``op`` when given; ``force``: with every option it can take)."""
+    op = op or rng.choice(CLIENT_OPS)
+    action: dict[str, Any] = {"op": op}
+    if op == "list":
+        action["what"] = rng.choice(["tools", "resources", "templates", "prompts"])
+        if force or rng.random() < 0.3:
+            action["cursor"] = rng.choice(["next", "", "page-2"])
+    elif op == "call":
+        tool = rng.choice(["add", "read_doc", "count", "fail", "delete_file", "summarise", "nope"])
+        action["tool"] = tool
+        if rng.random() < 0.9:
+            action["arguments"] = gen.arguments(tool)
+        if force or rng.random() < 0.3:
+            action["progress"] = True
+        if force or rng.random() < 0.25:
+            action["cancel"] = True
+    elif op in ("read", "subscribe", "unsubscribe"):
+        action["uri"] = rng.choice(["docs://readme", "docs://nope"])
+    elif op == "get":
+        action.update({"prompt": rng.choice(["review", "nope"]), "arguments": rng.choice([{"code": "x = 1"}, {}])})
+    elif op == "complete":
+        action["ref"] = rng.choice([{"type": "ref/prompt", "name": "review"},
+                                    {"type": "ref/resource", "uri": "docs://{name}"}])
+        action["argument"] = {"name": rng.choice(["code", "name"]), "value": rng.choice(["", "pri", "é"])}
+        if force or rng.random() < 0.4:
+            action["context"] = rng.choice([{"lang": "en"}, {}, {"a": "1", "b": "2"}])
+    elif op == "set_level":
+        action["level"] = rng.choice(LOG_LEVELS)
+    elif op == "progress":
+        action.update({"token": rng.choice(["tok", 3, 0]), "progress": rng.choice([0, 1, 2.5])})
+        if force or rng.random() < 0.5:
+            action["total"] = rng.choice([4, 10.5])
+        if force or rng.random() < 0.5:
+            action["message"] = "half"
+    if op not in ("roots_changed", "progress", "complete") and (force or rng.random() < 0.25):
+        action["meta"] = rng.choice(METAS)
+    return action
+
+
 def client_sessions(seed: int, count: int) -> list[dict[str, Any]]:
+    """Sessions that draw on the whole client surface: every op of the scenario format and its
+    options (cursors, per-request _meta, cancellation), and every client option (name and
+    version, roots, log level, logging callback, message handler)."""
     rng = random.Random(seed)
     gen = _RawGenerator(rng)
     out = []
+    # The first sessions lay out every op, once plainly and once with every option, in each mode
+    # (in a random order), so that every run reaches the whole surface; the rest are random.
+    laid_out = [(op, force) for op in dict.fromkeys(CLIENT_OPS) for force in (False, True)]
+    rng.shuffle(laid_out)
     for i in range(count):
-        actions: list[dict[str, Any]] = []
-        for _ in range(rng.randint(1, 6)):
-            op = rng.choice(["ping", "list", "call", "call", "call", "read", "get"])
-            if op == "list":
-                actions.append({"op": "list", "what": rng.choice(["tools", "resources", "templates", "prompts"])})
-            elif op == "call":
-                tool = rng.choice(["add", "read_doc", "count", "fail", "delete_file", "summarise", "nope"])
-                action: dict[str, Any] = {"op": "call", "tool": tool}
-                if rng.random() < 0.9:
-                    action["arguments"] = gen.arguments(tool)
-                if rng.random() < 0.3:
-                    action["progress"] = True
-                actions.append(action)
-            elif op == "read":
-                actions.append({"op": "read", "uri": rng.choice(["docs://readme", "docs://nope"])})
-            elif op == "get":
-                actions.append({"op": "get", "prompt": rng.choice(["review", "nope"]),
-                                "arguments": rng.choice([{"code": "x = 1"}, {}])})
-            else:
-                actions.append({"op": "ping"})
+        if i < 3 and laid_out:
+            actions = [_client_action(rng, gen, op, force) for op, force in laid_out]
+            actions += [{"op": "list", "what": what} for what in ("tools", "resources", "templates", "prompts")]
+            mode = ["legacy", REVISION, "auto"][i]
+        else:
+            actions = [_client_action(rng, gen) for _ in range(rng.randint(1, 6))]
+            mode = rng.choice(["legacy", REVISION, "auto"])
         session: dict[str, Any] = {"name": f"fuzz_client_{seed}_{i}", "family": "mcp",
-                                   "mode": rng.choice(["legacy", REVISION, "auto"]), "title": "random actions",
-                                   "actions": actions}
+                                   "mode": mode, "title": "random actions", "actions": actions}
         answers: dict[str, Any] = {}
         if rng.random() < 0.6:
             answers["elicitation"] = [rng.choice([{"action": "accept", "content": {"confirm": True}},
@@ -180,5 +222,50 @@ def client_sessions(seed: int, count: int) -> list[dict[str, Any]]:
                                     "model": "m", "stopReason": "endTurn"} for k in range(len(actions))]
         if answers:
             session["answers"] = answers
+        every = i == 1  # one laid-out session has every client option
+        if every or rng.random() < 0.3:
+            session["client_info"] = {"name": rng.choice(["host", "é-host"]), "version": rng.choice(["0", "1.2.3"])}
+        if every or rng.random() < 0.3:
+            session["roots"] = rng.choice([[], [{"uri": "file:///w", "name": "w"}], [{"uri": "file:///a"}]])
+        if every or rng.random() < 0.3:
+            session["log_level"] = rng.choice(LOG_LEVELS)
+        for option in ("logging_callback", "message_handler"):
+            if every or rng.random() < 0.2:
+                session[option] = True
         out.append(session)
     return out
+
+
+def histogram(sessions: list[dict[str, Any]]) -> dict[str, int]:
+    """How often each op and option was drawn (``op``, ``op.option``, ``session.option``, ``mode``)."""
+    counts: dict[str, int] = {}
+
+    def bump(key: str) -> None:
+        counts[key] = counts.get(key, 0) + 1
+    for session in sessions:
+        bump(f"mode={session['mode']}")
+        for key in ("client_info", "roots", "log_level", "logging_callback", "message_handler", "answers"):
+            if key in session:
+                bump(f"session.{key}")
+        for action in session.get("actions", []):
+            bump(action["op"])
+            for key in action:
+                if key not in ("op", "tool", "what", "uri", "prompt", "level", "ref", "argument", "token", "progress"):
+                    bump(f"{action['op']}.{key}")
+            if action["op"] == "call" and action.get("progress"):
+                bump("call.progress")
+            if action["op"] == "list":
+                bump(f"list.{action['what']}")
+            if action["op"] == "complete":
+                bump(f"complete.{action['ref']['type']}")
+    return dict(sorted(counts.items()))
+
+
+#: every op and option the client sessions must reach in one run
+EXPECTED = {"ping", "list", "call", "read", "get", "complete", "set_level", "subscribe", "unsubscribe",
+            "roots_changed", "progress", "list.cursor", "list.meta", "call.meta", "call.cancel", "call.progress",
+            "read.meta", "get.meta", "ping.meta", "set_level.meta", "subscribe.meta", "unsubscribe.meta",
+            "complete.context", "complete.ref/prompt", "complete.ref/resource", "progress.total", "progress.message",
+            "session.client_info", "session.roots", "session.log_level", "session.logging_callback",
+            "session.message_handler", "session.answers", "mode=legacy", f"mode={REVISION}", "mode=auto",
+            "list.tools", "list.resources", "list.templates", "list.prompts"}

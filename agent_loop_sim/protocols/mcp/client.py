@@ -211,6 +211,8 @@ class ClientModel:
         params = self._envelope(params, self.log_level)
         if progress:
             params["_meta"] = {**(params.get("_meta") or {}), "progressToken": request_id}
+        if "_meta" in params and not params["_meta"]:
+            del params["_meta"]  # the SDK's dispatcher drops an empty _meta (and then empty params)
         result = yield jsonrpc.request(request_id, method, params or None)
         return result
 
