@@ -1,12 +1,15 @@
 """Random A2A sessions, for differential tests of the engine against the live SDK.
 
-``a2a_sessions`` makes sessions of 1-7 steps that mix every step kind of the A2A scenario
-format (card fetches, conditional or not; sends, streamed or not, new or into the current or a
+``a2a_sessions`` makes sessions (the first of each call lays out every step kind and field)
+of 1-7 steps that mix every step kind of the A2A scenario format (push-notification configs,
+message roles, metadata, extensions, references, accepted output modes, page sizes; card fetches, conditional or not; sends, streamed or not, new or into the current or a
 labelled task, with every context choice, single or multi-part, with a repeated message ID;
 gets, cancels and subscriptions of the current, labelled or an unknown task; the extended
 card; task lists), texts for each branch of the research agent, ``A2A-Version`` headers
 (absent, accepted, refused, garbage), ``historyLength`` values, and method names of other
-steps, of protocol 0.3, and unknown ones. Seeded: the same seed gives the same sessions.
+steps, of protocol 0.3, and unknown ones. ``raw_sessions`` makes raw sessions: exact bodies
+with every envelope fault the engine models, and odd headers. ``histogram`` counts what was
+drawn. Seeded: the same seed gives the same sessions.
 
 Every session is valid for the scenario validator, and also for the orchestrator at run time:
 ``task: "current"`` and labels are only used once a send has surely spoken of a task.
@@ -23,6 +26,7 @@ Left out, because the SDK itself is not deterministic there (or the engine refus
 """
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -46,6 +50,7 @@ OLD_METHODS = {
     "subscribe": ["tasks/resubscribe"],
     "extended_card": ["agent/getAuthenticatedExtendedCard"],
     "list": ["tasks/list"],
+    "push_config": ["tasks/pushNotificationConfig/set", "tasks/pushNotificationConfig/get"],
 }
 ALL_METHODS = ["sendmessage", "GetTask ", "SendMessage\n", "message/send", "SendMessage",
                "SendStreamingMessage", "GetTask", "CancelTask", "SubscribeToTask", "ListTasks",
@@ -163,6 +168,7 @@ class _Generator:
             step["context"] = rng.choice(["none", "unknown"] + (["last"] * 2 if self.has_context else []))
         if rng.random() < 0.2:
             step["history_length"] = rng.choice(HISTORY_LENGTHS)
+        self.message_fields(step, task, text)
         if rng.random() < 0.15:
             if self.message_labels and rng.random() < 0.6:
                 step["message"] = rng.choice(self.message_labels)
@@ -171,11 +177,13 @@ class _Generator:
                 self.message_labels.append(label)
                 step["message"] = label
         first_text = step["text"] if "text" in step else "\n".join(p["text"] for p in step["parts"] if "text" in p)
+        others = any(key in step for key in ("role", "reference_tasks", "push_url", "accepted_output_modes"))
         sure_task = (plain and has_parts and task == "new" and step.get("context") in (None, "none", "unknown")
+                     and not others
                      and step.get("history_length", 0) >= 0 and "message" not in step
                      and not first_text.startswith("hello"))
         if plain and has_parts and task == "new" and step.get("context") in (None, "none", "unknown") \
-                and step.get("history_length", 0) >= 0 and "message" not in step:
+                and step.get("history_length", 0) >= 0 and "message" not in step and not others:
             self.has_context = True  # a task or a message, with a context ID
         if sure_task:
             self.has_task = True
@@ -184,6 +192,41 @@ class _Generator:
                 label = f"t{len(self.labels)}"
                 self.labels.append(label)
                 step["as"] = label
+        return step
+
+    def message_fields(self, step: dict[str, Any], task: str, text: str) -> None:
+        """The message's and request's other fields: role, metadata, extensions, references,
+        accepted output modes, a push config. The agent only makes a task of a user's message,
+        so another role is sent only where no task is made (a greeting, a follow-up)."""
+        rng = self.rng
+        if rng.random() < 0.15:
+            roles = ["ROLE_USER", "ROLE_UNSPECIFIED"]
+            if task != "new" or text.startswith("hello"):
+                roles.append("ROLE_AGENT")
+            step["role"] = rng.choice(roles)
+        if rng.random() < 0.15:
+            step["metadata"] = {"m": rng.choice(ODD_VALUES)}
+        if rng.random() < 0.12:
+            step["extensions"] = rng.choice([["urn:a"], [], ["https://example.com/ext", "urn:b"]])
+        if rng.random() < 0.12:
+            step["reference_tasks"] = rng.sample(["unknown"] + (["current"] + self.labels if self.has_task else []), 1)
+        if rng.random() < 0.12:
+            step["request_metadata"] = {"r": rng.choice(ODD_VALUES)}
+        if rng.random() < 0.15:
+            step["accepted_output_modes"] = rng.choice([["text/plain"], ["image/png"], [], ["text/plain", "*/*"]])
+        if rng.random() < 0.08:
+            step["push_url"] = rng.choice(["https://orchestrator.example.com/push", ""])
+
+    def push_config(self) -> dict[str, Any]:
+        rng = self.rng
+        step: dict[str, Any] = {"op": "push_config", "action": rng.choice(["create", "get", "list", "delete"])}
+        self.request_fields(step, "push_config")
+        if not self.has_task or rng.random() < 0.3:
+            step["task"] = self.task_ref("push_config")
+        for key, values in (("id", ["cfg1", ""]), ("url", ["https://o.example.com/push", ""]), ("token", ["t0k"]),
+                            ("page_size", [0, 5, -1]), ("page_token", ["", "next"])):
+            if rng.random() < 0.3:
+                step[key] = rng.choice(values)
         return step
 
     def on_task(self, op: str) -> dict[str, Any]:
@@ -208,6 +251,8 @@ class _Generator:
             step["history_length"] = rng.choice(HISTORY_LENGTHS)
         if rng.random() < 0.3:
             step["include_artifacts"] = rng.choice([True, False])
+        if rng.random() < 0.3:
+            step["page_size"] = rng.choice([1, 5, 0, -1, 100, 101])
         return step
 
     def extended_card(self) -> dict[str, Any]:
@@ -226,15 +271,145 @@ class _Generator:
             return self.extended_card()
         if r < 0.70:
             return self.list()
+        if r < 0.76:
+            return self.push_config()
         return self.on_task(rng.choice(["get", "get", "cancel", "cancel", "subscribe"]))
 
 
+def _laid_out(rng: random.Random) -> list[dict[str, Any]]:
+    """Every step kind and field once, with random values, so that every run reaches them all."""
+    c = rng.choice
+    return [
+        {"op": "card"},
+        {"op": "send", "text": "summarise the meeting", "metadata": {"m": c(ODD_VALUES)}, "extensions": ["urn:a"],
+         "request_metadata": {"r": c(ODD_VALUES)}, "accepted_output_modes": c([["text/plain"], ["image/png"]]),
+         "history_length": c([0, 1, 5])},
+        {"op": "send", "text": "hello", "role": c(["ROLE_AGENT", "ROLE_UNSPECIFIED", "ROLE_USER"]),
+         "reference_tasks": ["current"], "context": "last", "push_url": c(["https://o.example.com/push", ""])},
+        {"op": "send", "parts": [{"text": "summarise the notes"}, {"data": {"n": c(ODD_VALUES)}}], "stream": True},
+        {"op": "list", "page_size": c([1, 5, 0, 101]), "status": c(STATES), "context": "last",
+         "include_artifacts": c([True, False])},
+        {"op": "push_config", "action": "create", "url": "https://o.example.com/push", "token": "t", "id": "c1"},
+        {"op": "push_config", "action": "get", "id": c(["c1", ""])},
+        {"op": "push_config", "action": "list", "page_size": c([0, 5])},
+        {"op": "push_config", "action": "delete", "id": "c1", "task": c(["current", "unknown"])},
+        {"op": "get", "history_length": c([0, 2])}, {"op": "subscribe"}, {"op": "cancel"}, {"op": "extended_card"},
+    ]
+
+
 def a2a_sessions(seed: int, count: int) -> list[dict[str, Any]]:
-    """``count`` random A2A sessions, the same for the same ``seed``."""
+    """``count`` A2A sessions, the same for the same ``seed``: the first lays out every step kind
+    and field, the rest are random."""
     rng = random.Random(seed)
     out = []
     for i in range(count):
         gen = _Generator(rng)
-        steps = [gen.step() for _ in range(rng.randint(1, 7))]
+        steps = _laid_out(rng) if i == 0 else [gen.step() for _ in range(rng.randint(1, 7))]
         out.append({"name": f"fuzz_a2a_{seed}_{i}", "family": "a2a", "title": "random steps", "steps": steps})
     return out
+
+
+SEND = {"message": {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "hello"}]}}
+RAW_BODIES = [
+    "{not json", "", "[]", "[1, 2]", "42", "null", '"x"', "{\"jsonrpc\": \"2.0\", \"id\": 1,",
+]
+
+
+def _raw_body(rng: random.Random, n: int) -> str:
+    """One body: a request of any method, then maybe broken at one place of the envelope."""
+    method = rng.choice(ALL_METHODS + ["", "rpc.x", "GetTask"])
+    body: dict[str, Any] = {"jsonrpc": "2.0", "id": n, "method": method}
+    body["params"] = rng.choice([SEND, {"id": "t"}, {}, {"taskId": "t", "id": "c"}, {"message": {}}])
+    r = rng.random()
+    if r < 0.08:
+        return rng.choice(RAW_BODIES)
+    if r < 0.14:
+        return json.dumps([body] * rng.randint(1, 2))
+    if r < 0.2:
+        del body["jsonrpc"]
+    elif r < 0.26:
+        body["jsonrpc"] = rng.choice(["1.0", 2.0, None])
+    elif r < 0.34:
+        body["id"] = rng.choice([None, 1.5, True, {"a": 1}, [1], "s-1", -3, 10**20])
+    elif r < 0.4:
+        del body["id"]
+    elif r < 0.46:
+        body["params"] = rng.choice([[], [1, "x"], "t", 5, None])
+    elif r < 0.5:
+        del body["params"]
+    elif r < 0.54:
+        body["extra"] = 1  # one extra member: with two, the SDK's message depends on the hash seed
+    elif r < 0.58:
+        body["method"] = rng.choice([5, None, ["GetTask"]])
+    return json.dumps(body)
+
+
+def raw_sessions(seed: int, count: int) -> list[dict[str, Any]]:
+    """Raw sessions: exact bodies (every envelope fault the engine models) and headers.
+
+    Left out: a body with two or more unknown members, or missing both ``jsonrpc`` and
+    ``method`` (the SDK names them as a Python set, in an order that depends on the hash seed),
+    and params arrays naming a field or holding objects (protobuf's parser fails on them with
+    messages the engine does not model)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        posts = []
+        for n in range(rng.randint(1, 6)):
+            post: dict[str, Any] = {"body": _raw_body(rng, n + 1)}
+            if rng.random() < 0.2:
+                post["headers"] = rng.choice([[["Content-Type", "application/json"]],
+                                              [["Content-Type", "text/plain"], ["A2A-Version", "1.0"]],
+                                              [["A2A-Version", rng.choice(VERSIONS[1:6]) or "x"]]])
+            posts.append(post)
+        out.append({"name": f"fuzz_a2a_raw_{seed}_{i}", "family": "a2a", "mode": "raw", "title": "random posts",
+                    "posts": posts})
+    return out
+
+
+def _raw_kind(body: str) -> str:
+    """Which envelope fault a raw body shows (``request.METHOD`` when none)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return "not_json"
+    if isinstance(data, list):
+        return "batch"
+    if not isinstance(data, dict):
+        return "not_object"
+    for kind, broken in (("no_jsonrpc", "jsonrpc" not in data), ("bad_jsonrpc", data.get("jsonrpc") != "2.0"),
+                         ("extra_member", "extra" in data), ("bad_method", not isinstance(data.get("method"), str)),
+                         ("no_id", "id" not in data), ("no_params", "params" not in data),
+                         ("params_not_object", not isinstance(data.get("params"), dict)),
+                         ("odd_id", not isinstance(data.get("id"), int) or isinstance(data.get("id"), bool))):
+        if broken:
+            return kind
+    return f"request.{data['method'] or 'empty'}"
+
+
+def histogram(sessions: list[dict[str, Any]]) -> dict[str, int]:
+    """How often each step kind, method and field was drawn."""
+    counts: dict[str, int] = {}
+
+    def bump(key: str) -> None:
+        counts[key] = counts.get(key, 0) + 1
+    for session in sessions:
+        for post in session.get("posts", []):
+            bump(f"raw.{_raw_kind(post['body'])}")
+            if "headers" in post:
+                bump("raw.headers")
+        for step in session.get("steps", []):
+            op = step["op"] if step["op"] != "push_config" else f"push_config.{step['action']}"
+            bump(op)
+            for key in step:
+                if key not in ("op", "action"):
+                    bump(f"{op}.{key}")
+    return dict(sorted(counts.items()))
+
+
+#: what one run of the step sessions must reach
+EXPECTED = {"card", "send", "get", "cancel", "subscribe", "extended_card", "list", "push_config.create",
+            "push_config.get", "push_config.list", "push_config.delete", "send.role", "send.metadata",
+            "send.extensions", "send.reference_tasks", "send.request_metadata", "send.accepted_output_modes",
+            "send.push_url", "send.history_length", "send.stream", "send.context", "send.parts", "list.page_size",
+            "list.status", "list.context", "list.include_artifacts"}

@@ -14,13 +14,16 @@ checks):
    failure is -32600 "Invalid Request" carrying its ``parseError``;
 4. ``jsonrpc`` is exactly "2.0"; 5. ``method`` is not empty; 6. the method is one the SDK
    serves (-32601); 7. ``params`` read into the method's protobuf type (:func:`.types.parse`);
-   an array is iterated as if its items were field names, so it reads as no params at all.
+   an array is iterated as if its items were field names: strings naming no field are skipped
+   (so it reads as no params at all), a number, ``true`` or ``null`` fails (-32602 "Invalid
+   params" with protobuf's ``parseError``).
 
 A request without ``id`` (a notification) is answered like any other, with a null id.
 """
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from . import types
@@ -129,16 +132,32 @@ def read(request: HttpRequest, methods: dict[str, str]) -> tuple[Any, str, dict[
         raise Refused(request_id, JsonRpcError(-32601, "Method not found"))
     params = body.get("params", {})
     if isinstance(params, list):
-        if any(isinstance(p, (list, dict)) or (isinstance(p, str) and _names_field(methods[method], p))
-               for p in params):
-            raise NotModelled("params as an array naming a field, or holding an array or object")
-        params = {}
+        params = _array_params(params, methods[method], request_id)
     if not isinstance(params, dict):
         raise NotModelled("params that are neither an object nor an array")
     try:
         return request_id, method, types.parse(methods[method], params)
     except types.ParseFailure as exc:
         raise NotModelled(f"params protobuf would refuse ({exc})") from None
+
+
+_EXTENSION_NAME = re.compile(r"\[[a-zA-Z0-9\._]*\]$")
+
+
+def _array_params(params: list[Any], type_name: str, request_id: Any) -> dict[str, Any]:
+    """protobuf's ``ParseDict`` iterates an array as if it held field names: a string that names
+    no field is skipped; anything else that is not a string fails its regular-expression check."""
+    for item in params:
+        if isinstance(item, str):
+            if _names_field(type_name, item) or _EXTENSION_NAME.match(item):
+                raise NotModelled("params as an array naming a field")
+            continue
+        if isinstance(item, (list, dict)):
+            raise NotModelled("params as an array holding an array or object")
+        problem = f"expected string or bytes-like object, got '{type(item).__name__}'"
+        raise Refused(request_id, A2AError("InvalidParamsError",
+                                           data={"parseError": f"Failed to parse {item} field: {problem}."}))
+    return {}
 
 
 def _names_field(type_name: str, key: str) -> bool:
