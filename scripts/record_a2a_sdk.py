@@ -42,7 +42,7 @@ from a2a.server.agent_execution import AgentExecutor, RequestContext  # noqa: E4
 from agent_loop_sim import scenarios  # noqa: E402
 from agent_loop_sim.errors import InputError, RecorderError  # noqa: E402
 from agent_loop_sim.normalise import normalise_a2a  # noqa: E402
-from agent_loop_sim.recorder_cli import recorder_main  # noqa: E402
+from recorder_cli import recorder_main  # noqa: E402
 from agent_loop_sim.protocols.a2a import HttpRequest, HttpResponse, Orchestrator  # noqa: E402
 from agent_loop_sim.protocols.a2a.raw import RawPoster  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
@@ -197,7 +197,7 @@ async def _carry(app: Any, request: HttpRequest, on_event: Callable[[Any], bool]
 
 
 def record_session(session: scenarios.Session, executor: type = fixture.ResearchAgent) -> Transcript:
-    """Play one session against a fresh agent; raises :class:`RecorderError` on any fault."""
+    """Play one session against a fresh agent; raises `RecorderError` on any fault."""
     guard = GuardedExecutor(executor())
     app = fixture.app(guard)
     if session.spec.get("mode") == "raw":

@@ -2,6 +2,8 @@
 (``../shared/seed/``), with the same messages, compared as JSON."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from agent_loop_sim.recording import load_recording
@@ -13,6 +15,26 @@ pytestmark = pytest.mark.skipif(not SEED.exists(), reason="the seed page is not 
 RECORDINGS = {"mcp": "sdk_exchanges.json", "a2a": "a2a_sdk_exchanges.json"}
 
 
+def _tokens_named_as_on_the_seed_page(messages: list[dict]) -> list[dict]:
+    """The seed page predates the pinned normal form: it named a progress token after the request
+    carrying it (the SDK uses the request's own id). The committed recordings keep tokens as
+    written, so they are renamed here, for this comparison only."""
+    names: dict = {}
+    out = []
+    for m in messages:
+        m = json.loads(json.dumps(m))
+        params = (m.get("json") or {}).get("params") if isinstance(m.get("json"), dict) else None
+        if isinstance(params, dict):
+            meta = params.get("_meta")
+            if isinstance(meta, dict) and "progressToken" in meta and "id" in m["json"]:
+                names[json.dumps(meta["progressToken"])] = m["json"]["id"]
+                meta["progressToken"] = m["json"]["id"]
+            elif m["json"].get("method") == "notifications/progress" and "progressToken" in params:
+                params["progressToken"] = names.get(json.dumps(params["progressToken"]), params["progressToken"])
+        out.append(m)
+    return out
+
+
 @pytest.mark.parametrize("family", sorted(RECORDINGS))
 def test_the_committed_recording_equals_the_seed_page(family):
     seed = seed_sessions()
@@ -21,6 +43,8 @@ def test_the_committed_recording_equals_the_seed_page(family):
     for transcript in recording.sessions:
         expected = seed[transcript.name]
         actual = [m.to_dict(i) for i, m in enumerate(transcript.messages, 1)]
+        if family == "mcp":
+            actual = _tokens_named_as_on_the_seed_page(actual)
         assert actual == expected, transcript.name
     page = {name for name, messages in seed.items() if messages[0]["from"] in ("client", "orchestrator")
             and ("client" if family == "mcp" else "orchestrator") == messages[0]["from"]}

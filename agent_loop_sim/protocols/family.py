@@ -1,14 +1,17 @@
 """What the project knows about one protocol family, in one object.
 
-Every protocol package (``protocols/<family>/``) exports one :class:`Family` as ``FAMILY``: its
+Every protocol package (``protocols/<family>/``) exports one `Family` as ``FAMILY``: its
 model, its scenario schema, its normal form, its recorder, the rule tables the site draws, and
 the words the site uses for it. Nothing outside the package needs to know more.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+
+from ..jsonio import load_json
 
 if TYPE_CHECKING:  # the registry is imported by scenarios.py, which these import
     from ..scenarios import Session
@@ -29,8 +32,7 @@ class RuleTable:
     rows: tuple[tuple[str, ...], ...]
 
 
-@dataclass(frozen=True)
-class FixtureServer:
+class FixtureServer(NamedTuple):
     """The program written with the official SDK that the recordings were made against."""
 
     path: str
@@ -52,3 +54,11 @@ class Family:
     normal_form: str                #: how its messages are normalised before they are compared
     mode_notes: dict[str, str] = field(default_factory=dict)  #: what each session mode means
     rule_tables: Callable[[], list[RuleTable]] = list  #: the engine's own tables, for the site
+
+    @classmethod
+    def from_file(cls, path: Path, **code: Any) -> "Family":
+        """A family whose words (name, parties, recorder, fixture, prose) are in a JSON file beside
+        its code; ``code`` names the rest (model, normal form, scenario schema, rule tables)."""
+        words = load_json(path)
+        words.update(parties=tuple(words["parties"]), fixture=FixtureServer(**words["fixture"]))
+        return cls(**words, **code)

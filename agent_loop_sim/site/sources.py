@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import re
 from typing import Any
 
 from ..project import Project
@@ -127,14 +126,6 @@ def render_format(families: list[str]) -> str:
 def reference_modules() -> list[str]:
     """The modules the API reference documents: the core, then each protocol family's package."""
     return [*CORE_MODULES, *(f"agent_loop_sim.protocols.{name}" for name in FAMILIES)]
-
-
-_SPHINX_ROLE = re.compile(r":(?:py:)?(?:class|mod|func|meth|data|attr|exc|obj|const):(?=<code>)")
-
-
-def strip_sphinx_roles(html: str) -> str:
-    """``:class:`Agent``` in a docstring renders as ``:class:<code>Agent</code>``; keep the code."""
-    return _SPHINX_ROLE.sub("", html)
 
 
 def render_reference(module: str) -> str:

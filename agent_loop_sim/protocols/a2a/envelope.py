@@ -13,7 +13,7 @@ checks):
    starting ``rpc.``, ``params`` an array or an object, ``id`` a string or an integer; each
    failure is -32600 "Invalid Request" carrying its ``parseError``;
 4. ``jsonrpc`` is exactly "2.0"; 5. ``method`` is not empty; 6. the method is one the SDK
-   serves (-32601); 7. ``params`` read into the method's protobuf type (:func:`.types.parse`);
+   serves (-32601); 7. ``params`` read into the method's protobuf type (`types.parse`);
    an array is iterated as if its items were field names: strings naming no field are skipped
    (so it reads as no params at all), a number, ``true`` or ``null`` fails (-32602 "Invalid
    params" with protobuf's ``parseError``).
@@ -105,7 +105,7 @@ def decode(request: HttpRequest) -> Any:
 
 
 def read(request: HttpRequest, methods: dict[str, str]) -> tuple[Any, str, dict[str, Any]]:
-    """(id, method, params read into the method's type), or :class:`Refused`."""
+    """(id, method, params read into the method's type), or `Refused`."""
     body = decode(request)
     request_id = body.get("id") if isinstance(body, dict) else None
     if not _is_id(request_id):

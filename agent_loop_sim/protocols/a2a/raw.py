@@ -1,6 +1,6 @@
 """A raw A2A session: exact HTTP bodies posted to the agent's JSON-RPC URL, no orchestrator.
 
-:class:`RawPoster` hands out one :class:`~.http.HttpRequest` per post, carrying the body as
+`RawPoster` hands out one `HttpRequest` per post, carrying the body as
 text (``raw``), so that what is not JSON, a batch, a missing ``jsonrpc`` or an odd ``id``
 reaches the agent exactly as written. It reads a stream as the orchestrator does: until an
 error, a message or a task that is done or waiting.
@@ -17,7 +17,7 @@ DEFAULT_HEADERS = (("Content-Type", "application/json"), ("A2A-Version", SERVED)
 
 
 class RawPoster:
-    """Plays a raw session's ``posts`` (validated by :mod:`.scenario`) against ``rpc_url``."""
+    """Plays a raw session's ``posts`` (validated by `scenario`) against ``rpc_url``."""
 
     def __init__(self, posts: list[dict[str, Any]], rpc_url: str) -> None:
         self.posts = posts

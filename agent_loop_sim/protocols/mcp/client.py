@@ -1,7 +1,7 @@
 """The SDK's ``Client`` as a sans-IO state machine, driven by a scenario's actions.
 
 The client's *program* is a generator: it yields each message it sends and is sent the
-answer to each request. Around it, :class:`ClientModel` answers the server's own requests
+answer to each request. Around it, `ClientModel` answers the server's own requests
 (elicitation, sampling) from the scenario's scripted answers, as the SDK calls the
 application's callbacks. What the SDK adds by itself is modelled here, not scripted:
 
@@ -66,7 +66,7 @@ class Answers:
         return getattr(self, _CALLBACKS[method]) is not None
 
     def answer(self, method: str) -> dict[str, Any]:
-        """The scripted answer, or :class:`NotSupported` when the client has no such callback."""
+        """The scripted answer, or `NotSupported` when the client has no such callback."""
         kind = _CALLBACKS[method]
         left = getattr(self, kind)
         if left is None:
@@ -203,7 +203,7 @@ class ClientModel:
 
     def _request(self, method: str, fields: dict[str, Any] | None = None, progress: bool = False,
                  meta: dict[str, Any] | None = None) -> Program:
-        """Send one request and return its result (or raise :class:`RequestFailed`)."""
+        """Send one request and return its result (or raise `RequestFailed`)."""
         request_id = next(self._ids)
         # The params models declare _meta first: the caller's _meta leads, when given.
         params: dict[str, Any] = {"_meta": dict(meta)} if meta is not None else {}
