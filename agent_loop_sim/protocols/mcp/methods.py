@@ -58,3 +58,63 @@ PARAMS_FIELDS: dict[str, dict[str, tuple[Any, bool]]] = {
     "completion/complete": {"ref": (dict, True), "argument": (dict, True)},
     "subscriptions/listen": {"notifications": (dict, True)},
 }
+
+
+# --- The rest of the wire surface: every method each side may send, by revision ----------------
+_SINCE_2025_06 = ("2025-06-18", "2025-11-25")
+
+#: client notification -> the revisions that define it
+CLIENT_NOTIFICATIONS: dict[str, tuple[str, ...]] = {
+    "notifications/initialized": HANDSHAKE_VERSIONS,
+    "notifications/cancelled": _ALL,
+    "notifications/progress": HANDSHAKE_VERSIONS,
+    "notifications/roots/list_changed": HANDSHAKE_VERSIONS,
+}
+
+#: server request (to the client) -> the revisions that define it
+SERVER_REQUESTS: dict[str, tuple[str, ...]] = {
+    "ping": HANDSHAKE_VERSIONS,
+    "roots/list": HANDSHAKE_VERSIONS,
+    "sampling/createMessage": HANDSHAKE_VERSIONS,
+    "elicitation/create": _SINCE_2025_06,
+}
+
+#: server notification -> the revisions that define it
+SERVER_NOTIFICATIONS: dict[str, tuple[str, ...]] = {
+    "notifications/cancelled": _ALL,
+    "notifications/progress": _ALL,
+    "notifications/message": _ALL,
+    "notifications/prompts/list_changed": _ALL,
+    "notifications/resources/list_changed": _ALL,
+    "notifications/resources/updated": _ALL,
+    "notifications/tools/list_changed": _ALL,
+    "notifications/elicitation/complete": ("2025-11-25",),
+    "notifications/subscriptions/acknowledged": STATELESS_VERSIONS,
+}
+
+#: (direction, method) -> why the engine has no rule for it: the fixture server never sends it,
+#: so nothing in a session can make it appear (the client's callbacks for it would be silent)
+NOT_SENT_BY_THE_FIXTURE: dict[tuple[str, str], str] = {
+    ("server request", "ping"): "the fixture server never pings its client",
+    ("server request", "roots/list"): "no fixture tool asks for the client's roots",
+    ("server notification", "notifications/message"): "no fixture tool logs",
+    ("server notification", "notifications/prompts/list_changed"): "the fixture's prompts never change",
+    ("server notification", "notifications/resources/list_changed"): "the fixture's resources never change",
+    ("server notification", "notifications/resources/updated"): "the fixture's resources never change",
+    ("server notification", "notifications/tools/list_changed"): "the fixture's tools never change",
+    ("server notification", "notifications/elicitation/complete"): "no fixture tool uses URL elicitation",
+}
+
+#: (direction, method, revision) -> why it cannot be sent in that revision's era
+UNREACHABLE_IN: dict[tuple[str, str, str], str] = {
+    ("server notification", "notifications/cancelled", STATELESS_VERSIONS[0]):
+        "the server asks the client nothing in the stateless era, so it never withdraws a question",
+}
+
+#: direction -> its table, in the order the coverage page shows them
+SURFACE: dict[str, dict[str, tuple[str, ...]]] = {
+    "client request": CLIENT_REQUESTS,
+    "client notification": CLIENT_NOTIFICATIONS,
+    "server request": SERVER_REQUESTS,
+    "server notification": SERVER_NOTIFICATIONS,
+}

@@ -321,9 +321,14 @@ class ServerConnection:
         return []
 
     def _cancel(self, params: dict[str, Any]) -> Outgoing:
-        """The client cancelled a call: a call waiting for the client's answer is interrupted, and
-        the question it asked is withdrawn in turn; the call itself is never answered."""
+        """The client cancelled a request, which is then never answered: an open listen stream
+        ends silently; a call waiting for the client's answer is interrupted, and the question it
+        asked is withdrawn in turn. Any other id is ignored."""
         cancelled = params.get("requestId")
+        for open_id in self._listening:
+            if open_id == cancelled and type(open_id) is type(cancelled):
+                self._listening.remove(open_id)
+                return []
         for asked, call in list(self._suspended.items()):
             if call.request_id == cancelled and type(call.request_id) is type(cancelled):
                 del self._suspended[asked]
