@@ -17,9 +17,11 @@ from ..check import Engine, Report, build_report, load_engine
 from ..jsonio import write_atomic
 from ..project import Project
 from .badge import conformance_badge
+from .coverage import COVERAGE_PAGE, coverage, render_coverage
+from .coverage import problems as coverage_problems
 from .evidence import Finding, FindingResult, Recorded, check_findings
 from .findings import FINDINGS
-from .pages import (FINDINGS_PAGE, OVERVIEW, Context, eras_page, family_name, family_page, render_eras,
+from .pages import (FINDINGS_PAGE, OVERVIEW, Context, eras_page, family_name, family_page, link, render_eras,
                     render_family, render_findings, render_overview, render_session)
 from .report import report_json
 from .sources import (FORMAT_PAGE, SERVERS_PAGE, reference_modules, reference_page, render_format,
@@ -81,6 +83,10 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     if checked:
         pages[FINDINGS_PAGE] = render_findings(ctx)
         nav.append({"Findings": FINDINGS_PAGE})
+    rows = coverage(report.transcripts, {s.name: s.family for s in report.sessions})
+    site.problems += coverage_problems(rows)
+    pages[COVERAGE_PAGE] = render_coverage(rows, {name: link(COVERAGE_PAGE, page) for name, page in ctx.pages.items()})
+    nav.append({"Coverage": COVERAGE_PAGE})
     for family in report.families:
         pages[family_page(family)] = render_family(ctx, family)
         section: list[Any] = [family_page(family)]
