@@ -34,11 +34,13 @@ browser:
 test: setup browser
 	$(VENV)/bin/python -m agent_loop_sim check
 	$(VENV)/bin/python -m agent_loop_sim record --check
+	$(VENV)/bin/python scripts/validate_wire.py --check
 	$(VENV)/bin/mkdocs build --strict
 	$(VENV)/bin/python -m pytest
 
 record: setup
 	$(VENV)/bin/python -m agent_loop_sim record
+	$(VENV)/bin/python scripts/validate_wire.py
 
 check: setup
 	$(VENV)/bin/python -m agent_loop_sim check

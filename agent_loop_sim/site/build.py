@@ -20,6 +20,8 @@ from .architecture import ARCHITECTURE_PAGE, render_architecture
 from .badge import conformance_badge
 from .coverage import COVERAGE_PAGE, coverage, render_coverage
 from .coverage import problems as coverage_problems
+from .wire_types import WIRE_TYPES_PAGE, failures, load_verdicts, render_wire_types
+from .wire_types import problems as verdict_problems
 from .evidence import Finding, FindingResult, Recorded, check_findings
 from .findings import FINDINGS
 from .pages import (FINDINGS_PAGE, OVERVIEW, Context, eras_page, family_name, family_page, link, render_eras,
@@ -76,7 +78,9 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     site = Site(report, checked)
     site.problems += report.problems
     site.problems += [why for r in checked for why in r.failures]
-    ctx = Context(report, checked)
+    verdicts, unreadable = load_verdicts(project)
+    site.problems += unreadable + verdict_problems(verdicts, report.transcripts)
+    ctx = Context(report, checked, verdicts=verdicts)
     pages = site.pages
 
     pages[OVERVIEW] = render_overview(ctx)
@@ -88,6 +92,10 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     site.problems += coverage_problems(rows)
     pages[COVERAGE_PAGE] = render_coverage(rows, {name: link(COVERAGE_PAGE, page) for name, page in ctx.pages.items()})
     nav.append({"Coverage": COVERAGE_PAGE})
+    failed, totals = failures(verdicts, report.transcripts, {s.name: s.family for s in report.sessions})
+    pages[WIRE_TYPES_PAGE] = render_wire_types(failed, {name: link(WIRE_TYPES_PAGE, page) for name, page in
+                                                        ctx.pages.items()}, totals)
+    nav.append({"Wire types": WIRE_TYPES_PAGE})
     for family in report.families:
         pages[family_page(family)] = render_family(ctx, family)
         section: list[Any] = [family_page(family)]

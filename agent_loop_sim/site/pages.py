@@ -153,6 +153,7 @@ class Context:
     report: Report
     findings: list[FindingResult]
     pages: dict[str, str] = field(default_factory=dict)  # session name -> page
+    verdicts: dict[str, list[Any]] = field(default_factory=dict)  # session -> each message's wire-type verdict
     _eras: dict[str, dict[str, dict[str, SessionResult]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -368,6 +369,9 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
             lines += ['!!! failure "The engine says something else here"', ""]
             lines += indent("\n".join(_difference_lines(page, s, here))).split("\n") + [""]
         lines += [message_body(m), ""]
+        verdicts = ctx.verdicts.get(s.name, [])
+        if n <= len(verdicts):
+            lines += [verdicts[n - 1].line(), ""]
     return "\n".join(lines)
 
 
