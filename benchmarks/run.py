@@ -62,12 +62,22 @@ def mkdocs_build(project: Path, check: bool = True) -> subprocess.CompletedProce
     return done
 
 
+SURFACE_FILES = ("mcp_surface.json", "a2a_surface.json")
+VERDICTS = "verdicts/wire_types.json"
+
+
 def synthetic_project(dest: Path, factor: int) -> Path:
     """The 26 seed sessions ``factor`` times, each copy under new session names."""
     copy_checkout(dest)
+    # The surface sessions stay: without them the build refuses (a method of the engine's tables
+    # would be sent by no session), so they are a fixed base under every factor.
+    kept = [json.loads((ROOT / "scenarios" / name).read_text())["recording"] for name in SURFACE_FILES]
     for folder in ("scenarios", "recordings"):
         for path in (dest / folder).glob("*.json"):
-            path.unlink()
+            if path.name not in SURFACE_FILES and path.name not in kept:
+                path.unlink()
+    verdicts_path = dest / "recordings" / VERDICTS
+    verdicts = json.loads(verdicts_path.read_text())
     for seed_file in ("mcp.json", "a2a.json"):
         scenario = json.loads((ROOT / "scenarios" / seed_file).read_text())
         recording = json.loads((ROOT / "recordings" / scenario["recording"]).read_text())
@@ -80,6 +90,9 @@ def synthetic_project(dest: Path, factor: int) -> Path:
                  "sessions": [{**x, "name": x["name"] + suffix} for x in recording["sessions"]]}
             (dest / "scenarios" / f"{Path(seed_file).stem}{suffix}.json").write_text(json.dumps(s))
             (dest / "recordings" / f"{stem}.json").write_text(json.dumps(r))
+            for x in scenario["sessions"]:
+                verdicts["sessions"][x["name"] + suffix] = verdicts["sessions"][x["name"]]
+    verdicts_path.write_text(json.dumps(verdicts))
     return dest
 
 
@@ -205,7 +218,8 @@ def p3_serve_latency(project: Project, repeat: int) -> tuple[str, bool]:
 
 
 def p4_scale(project: Project, repeat: int, build_100x: bool) -> tuple[str, bool]:
-    """1x, 10x and 100x the 26 seed sessions, as synthetic copies under new names."""
+    """1x, 10x and 100x the 26 seed sessions, as synthetic copies under new names (over the fixed
+    base of the surface sessions, which the build needs for its coverage)."""
     lines, per = [], {}
     with tempfile.TemporaryDirectory(prefix="bench-p4-") as tmp:
         for factor in (1, 10, 100):

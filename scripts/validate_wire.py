@@ -1,6 +1,6 @@
 """Every committed message checked against its revision's wire types, as the SDKs define them.
 
-    python scripts/validate_wire.py           # write recordings/wire_verdicts.json
+    python scripts/validate_wire.py           # write recordings/verdicts/wire_types.json
     python scripts/validate_wire.py --check   # exit 1 if the committed verdicts are not current
 
 MCP messages are validated with ``mcp-types``' per-revision maps (``mcp_types.methods``): a
@@ -42,7 +42,7 @@ from agent_loop_sim.project import Project  # noqa: E402
 from agent_loop_sim.recording import load_recording  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 
-VERDICTS = "wire_verdicts.json"
+VERDICTS = "verdicts/wire_types.json"
 STATELESS = "2026-07-28"
 LATEST_HANDSHAKE = "2025-11-25"
 ENVELOPE_VERSION = "io.modelcontextprotocol/protocolVersion"

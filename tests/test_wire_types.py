@@ -62,7 +62,7 @@ def test_every_message_shows_its_verdict_and_a_missing_one_fails_the_build(proje
     page = site.pages["mcp/sessions/legacy_meta.md"]
     assert page.count("*Wire types:*") == len(site.report.session("legacy_meta").recorded.messages)
     assert "client request 'ping' is not defined in 2026\\-07\\-28" in site.pages["wire-types.md"]
-    path = project_copy / "recordings" / "wire_verdicts.json"
+    path = project_copy / "recordings" / "verdicts" / "wire_types.json"
     data = json.loads(path.read_text())
     del data["sessions"]["legacy_meta"]
     data["sessions"]["modern_ping"].pop()

@@ -2,7 +2,7 @@
 
 The verdicts are made by ``scripts/validate_wire.py`` (which imports the SDKs' type packages:
 ``mcp-types`` per revision, ``a2a-sdk``'s 1.0 protobuf types) and committed beside the
-recordings as ``recordings/wire_verdicts.json``; the tests check that the file is current. The
+recordings as ``recordings/verdicts/wire_types.json``; the tests check that the file is current. The
 site only reads it: every committed message must have a verdict (else the build fails naming
 the session), the verdict shows under each message, and the failures are listed on one page,
 those the SDKs sent first: a message an SDK sends that fails its own revision's types is a
@@ -19,7 +19,7 @@ from ..project import Project
 from ..transcript import Transcript
 from .markdown import table, text
 
-VERDICTS_FILE = "wire_verdicts.json"
+VERDICTS_FILE = "verdicts/wire_types.json"
 WIRE_TYPES_PAGE = "wire-types.md"
 
 
