@@ -47,7 +47,7 @@ def _cut_scenario(project: Path, names: tuple[str, ...] = ("a2a_message", "a2a_s
 def test_a_broken_agent_fails_the_recording_and_nothing_is_written(project_copy: Path, agent: str, timeout: str,
                                                                    words: str):
     recordings = project_copy / "recordings"
-    before = {p.name: p.read_bytes() for p in recordings.iterdir()}
+    before = {p.name: p.read_bytes() for p in recordings.rglob("*") if p.is_file()}
     scenario = _cut_scenario(project_copy)
     env = {**os.environ, "AGENT_LOOP_SIM_A2A_AGENT": f"{__file__}:{agent}"}
     started = time.monotonic()
@@ -56,7 +56,7 @@ def test_a_broken_agent_fails_the_recording_and_nothing_is_written(project_copy:
     assert done.returncode == 1, done.stdout
     assert "recording failed" in done.stderr and "session 'a2a_" in done.stderr and words in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
-    assert {p.name: p.read_bytes() for p in recordings.iterdir()} == before
+    assert {p.name: p.read_bytes() for p in recordings.rglob("*") if p.is_file()} == before
 
 
 def test_record_check_compares_live_with_committed(project_copy: Path):

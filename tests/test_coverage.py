@@ -13,7 +13,7 @@ from agent_loop_sim.project import Project
 from agent_loop_sim.protocols.a2a.agent import METHODS as A2A_METHODS
 from agent_loop_sim.protocols.mcp.methods import SURFACE
 from agent_loop_sim.site.build import render_site
-from agent_loop_sim.site.coverage import coverage
+from agent_loop_sim.site.coverage import coverage, problems
 from conftest import ROOT
 
 
@@ -75,6 +75,7 @@ def test_every_modelled_method_is_covered_by_the_committed_sessions():
     report = build_report(Project(ROOT))
     rows = coverage(report.transcripts, {s.name: s.family for s in report.sessions})
     assert [(r.method, r.missing) for r in rows if r.missing] == []
+    assert problems(rows, ["mcp", "a2a"]) == []
     assert {r.method for r in rows if r.family == "a2a"} == set(A2A_METHODS)
 
 

@@ -29,9 +29,10 @@ def build(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def seed_build(tmp_path_factory):
-    """A quick build of the 18 seed sessions only, for the tests that break things."""
+    """A quick build of the 18 MCP seed sessions and the MCP surface sessions only (the build needs
+    every method of the engine's tables sent somewhere), for the tests that break things."""
     root = tmp_path_factory.mktemp("seed-build")
-    project = copy_project(root / "project", only=("mcp.json",))
+    project = copy_project(root / "project", only=("mcp.json", "mcp_surface.json"))
     done = mkdocs_build(project, root / "site")
     assert done.returncode == 0, done.stderr
     return project, root / "site"
@@ -148,8 +149,13 @@ def test_the_command_line_with_the_real_engine_on_the_seed_sessions(tmp_path):
     project = tmp_path / "project"
     (project / "scenarios").mkdir(parents=True)
     (project / "recordings").mkdir()
-    (project / "scenarios" / "mcp.json").write_bytes((ROOT / "scenarios" / "mcp.json").read_bytes())
-    (project / "recordings" / "sdk_exchanges.json").write_bytes((ROOT / "recordings" / "sdk_exchanges.json").read_bytes())
+    # The MCP surface sessions too: the build needs every method of the engine's tables sent somewhere.
+    for scenario, recording in (("mcp.json", "sdk_exchanges.json"), ("mcp_surface.json", "sdk_exchanges_surface.json"),
+                                ("", "verdicts/wire_types.json")):
+        if scenario:
+            (project / "scenarios" / scenario).write_bytes((ROOT / "scenarios" / scenario).read_bytes())
+        (project / "recordings" / recording).parent.mkdir(exist_ok=True)
+        (project / "recordings" / recording).write_bytes((ROOT / "recordings" / recording).read_bytes())
     shutil.copytree(ROOT / "conformance", project / "conformance")
     run = [sys.executable, "-m", "agent_loop_sim", "--root", str(project), "site"]
     done = subprocess.run([*run, str(tmp_path / "out")], capture_output=True, text=True, cwd=ROOT, timeout=120)

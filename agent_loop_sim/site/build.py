@@ -79,7 +79,8 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     site.problems += report.problems
     site.problems += [why for r in checked for why in r.failures]
     verdicts, unreadable = load_verdicts(project)
-    site.problems += unreadable + verdict_problems(verdicts, report.transcripts)
+    played = {s.name: s.recorded for s in report.sessions if s.recorded is not None and s.scenario is not None}
+    site.problems += unreadable + verdict_problems(verdicts, played)
     ctx = Context(report, checked, verdicts=verdicts)
     pages = site.pages
 
@@ -89,7 +90,7 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
         pages[FINDINGS_PAGE] = render_findings(ctx)
         nav.append({"Findings": FINDINGS_PAGE})
     rows = coverage(report.transcripts, {s.name: s.family for s in report.sessions})
-    site.problems += coverage_problems(rows)
+    site.problems += coverage_problems(rows, report.families)
     pages[COVERAGE_PAGE] = render_coverage(rows, {name: link(COVERAGE_PAGE, page) for name, page in ctx.pages.items()})
     nav.append({"Coverage": COVERAGE_PAGE})
     failed, totals = failures(verdicts, report.transcripts, {s.name: s.family for s in report.sessions})
