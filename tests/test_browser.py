@@ -169,6 +169,9 @@ def hostile_project(root: Path) -> Path:
         {"from": "server", "to": "client", "sse": True,
          "json": {"jsonrpc": "2.0", "id": "c1", "result": {HOSTILE: "</details></div>" + HOSTILE}}},
     ]
+    (root / "recordings" / "verdicts").mkdir()
+    (root / "recordings" / "verdicts" / "wire_types.json").write_text(json.dumps({"sessions": {"raw_hostile": [
+        {"verdict": "invalid", "against": HOSTILE, "detail": HOSTILE}] * len(messages)}}))
     (root / "recordings" / "hostile.json").write_text(json.dumps({
         "family": "mcp", "sdk": {"package": "mcp", "version": "<b>0</b>"}, "transport": "stdio",
         "scenarios": "scenarios/hostile.json",
@@ -182,7 +185,7 @@ def hostile_site(tmp_path_factory) -> Iterator[str]:
     """Pages from the site module (fake engine, no findings), built by MkDocs without the hook."""
     root = hostile_project(tmp_path_factory.mktemp("hostile") / "project")
     sessions = recorded_sessions(root / "recordings")
-    site = render_site(Project(root), replay(sessions), findings=(), reference=False)
+    site = render_site(Project(root), replay(sessions), findings=(), reference=False, coverage_required=False)
     assert site.ok, site.explain()
     docs = root / "docs"
     write_pages(site, docs)

@@ -71,8 +71,11 @@ def _page_url(path: str, directory_urls: bool) -> str:
 
 
 def render_site(project: Project, run_session: Engine | None = None, findings: tuple[Finding, ...] | list[Finding] = FINDINGS,
-                reference: bool = True, directory_urls: bool = True) -> Site:
-    """Run the engine, compare, check the findings and render every page, in memory."""
+                reference: bool = True, directory_urls: bool = True, coverage_required: bool = True) -> Site:
+    """Run the engine, compare, check the findings and render every page, in memory.
+
+    ``coverage_required=False`` renders the coverage page without refusing a project whose
+    sessions leave methods uncovered (for small synthetic projects, as ``findings=()`` is)."""
     report = build_report(project, run_session)
     checked = check_findings(findings, Recorded(report.transcripts, report.scenarios), report.complete_families)
     site = Site(report, checked)
@@ -90,7 +93,8 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
         pages[FINDINGS_PAGE] = render_findings(ctx)
         nav.append({"Findings": FINDINGS_PAGE})
     rows = coverage(report.transcripts, {s.name: s.family for s in report.sessions})
-    site.problems += coverage_problems(rows, report.families)
+    if coverage_required:
+        site.problems += coverage_problems(rows, report.families)
     pages[COVERAGE_PAGE] = render_coverage(rows, {name: link(COVERAGE_PAGE, page) for name, page in ctx.pages.items()})
     nav.append({"Coverage": COVERAGE_PAGE})
     failed, totals = failures(verdicts, report.transcripts, {s.name: s.family for s in report.sessions})
