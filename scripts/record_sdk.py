@@ -28,6 +28,7 @@ import mcp_types as types
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from mcp.client.subscriptions import ListenNotSupportedError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -139,7 +140,18 @@ async def _call(client: Client, action: dict[str, Any], cancel_call: list[Any]) 
     cancel_call.clear()
 
 
-async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list[Any]) -> None:
+async def _cancel_written(log: Path, request_id: str) -> None:
+    """Wait until the client's courtesy ``notifications/cancelled`` for ``request_id`` is on the
+    wire: the SDK writes it from a task of its own, so without this wait the next request could
+    overtake it, and the order on the wire would depend on timing."""
+    wanted = json.dumps(request_id)
+    while not any(entry["from"] == "client" and '"notifications/cancelled"' in entry["line"]
+                  and f'"requestId":{wanted}' in entry["line"].replace(" ", "")
+                  for entry in map(json.loads, log.read_text().splitlines())):
+        await anyio.sleep(0.005)
+
+
+async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list[Any], log: Path) -> None:
     for action in actions:
         op, meta = action["op"], action.get("meta")
         try:
@@ -168,10 +180,17 @@ async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list
                 await client.session.unsubscribe_resource(action["uri"], meta=meta)
             elif op == "roots_changed":
                 await client.session.send_roots_list_changed()
+            elif op == "listen":
+                async with client.listen(tools_list_changed=action.get("tools", False),
+                                         prompts_list_changed=action.get("prompts", False),
+                                         resources_list_changed=action.get("resources", False),
+                                         resource_subscriptions=action.get("uris", ())) as stream:
+                    pass
+                await _cancel_written(log, str(stream.subscription_id))
             elif op == "progress":
                 await client.session.send_progress_notification(action["token"], action["progress"],
                                                                 action.get("total"), action.get("message"))
-        except MCPError:
+        except (MCPError, ListenNotSupportedError):
             pass  # an error answer is part of the session; the application goes on
 
 
@@ -218,7 +237,7 @@ async def record_client_session(session: scenarios.Session, log: Path, servers: 
     info = types.Implementation.model_validate(spec["client_info"]) if "client_info" in spec else CLIENT_INFO
     params = StdioServerParameters(command=sys.executable, args=servers.tee_args(log))
     async with Client(params, mode=spec["mode"], client_info=info, **callbacks) as client:
-        await _play(client, spec["actions"], cancel_call)
+        await _play(client, spec["actions"], cancel_call, log)
 
 
 async def record_raw_session(session: scenarios.Session, log: Path, timeout: float, servers: Servers) -> None:

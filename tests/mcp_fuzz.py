@@ -4,7 +4,9 @@
 batches, progress tokens, answers to the server's own requests...); ``client_sessions``
 makes application sessions in every mode from the client's whole surface (every op of the
 scenario format with its options, every client option, scripted answers); ``histogram`` counts
-what was drawn.
+what was drawn. Left out: ``listen`` (the SDK numbers listen streams per process, so a
+session's ids depend on what else the recorder's process did; see the finding
+``listen-ids-per-process``).
 Both are seeded: the same seed gives the same sessions.
 """
 from __future__ import annotations

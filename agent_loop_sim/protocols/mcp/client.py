@@ -138,6 +138,7 @@ class ClientModel:
     _program: Program | None = None
     _waiting_for: int | None = None
     _cancel_at_question: bool = False  # the call in flight is to be abandoned at its first question
+    _listens: itertools.count = field(default_factory=lambda: itertools.count(1))
     _withdrawal: int | str | None = None  # the abandoned question, until the server withdraws it
 
     # --- driving ------------------------------------------------------------------------------
@@ -157,6 +158,9 @@ class ClientModel:
                 return [jsonrpc.result(message["id"], self.answers.answer(method))]
             except NotSupported as refused:
                 return [{"jsonrpc": "2.0", "id": message["id"], "error": refused.error}]
+        if message.get("method") == "notifications/subscriptions/acknowledged" and _subscription(message) is not None \
+                and _subscription(message) == self._waiting_for:
+            return self._advance(message["params"])  # listen() returns once its stream is acknowledged
         if "method" in message:  # a notification (progress): the callback has nothing to say
             if (message["method"] == "notifications/cancelled" and self._withdrawal is not None
                     and (message.get("params") or {}).get("requestId") == self._withdrawal):
@@ -290,6 +294,8 @@ class ClientModel:
             yield from self._request(f"resources/{op}", {"uri": action["uri"]}, meta=meta)
         elif op == "roots_changed":
             yield self._notification("notifications/roots/list_changed")
+        elif op == "listen":
+            yield from self._listen(action)
         elif op == "progress":
             # ProgressNotificationParams types progress and total as floats.
             fields = {"progressToken": action["token"], "progress": float(action["progress"])}
@@ -298,6 +304,24 @@ class ClientModel:
             if "message" in action:
                 fields["message"] = action["message"]
             yield self._notification("notifications/progress", fields)
+
+    def _listen(self, action: dict[str, Any]) -> Program:
+        """``Client.listen()``, entered and left at once: the stream is opened, acknowledged, and
+        cancelled by the client (its courtesy cancel carries no envelope). Its id is the SDK's
+        own ``listen-N``, N counted per process: here per session (the recorder records each
+        scenario file in a process of its own, and one session of a file listens). The handshake
+        era has no listen: the SDK refuses it locally and sends nothing."""
+        if self.version not in STATELESS_VERSIONS:
+            return
+        wanted = {"toolsListChanged": action.get("tools"), "promptsListChanged": action.get("prompts"),
+                  "resourcesListChanged": action.get("resources")}
+        notifications: dict[str, Any] = {k: True for k, v in wanted.items() if v}
+        if action.get("uris"):
+            notifications["resourceSubscriptions"] = list(action["uris"])
+        request_id = f"listen-{next(self._listens)}"
+        params = self._envelope({"notifications": notifications}, self.log_level)
+        yield jsonrpc.request(request_id, "subscriptions/listen", params)
+        yield jsonrpc.notification("notifications/cancelled", {"requestId": request_id, "reason": "caller cancelled"})
 
     def _learn_tools(self, result: dict[str, Any]) -> None:
         for tool in result.get("tools", []):
@@ -344,3 +368,9 @@ LIST_METHODS = {"tools": "tools/list", "resources": "resources/list", "templates
 def _reference(ref: dict[str, Any]) -> dict[str, Any]:
     key = "name" if ref["type"] == "ref/prompt" else "uri"
     return {"type": ref["type"], key: ref[key]}
+
+
+def _subscription(message: dict[str, Any]) -> Any:
+    params = message.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return meta.get("io.modelcontextprotocol/subscriptionId") if isinstance(meta, dict) else None

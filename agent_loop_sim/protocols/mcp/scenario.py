@@ -17,10 +17,16 @@ Actions (``actions``), in order::
     {"op": "subscribe" | "unsubscribe", "uri": URI}
     {"op": "roots_changed"}                      # notifications/roots/list_changed
     {"op": "progress", "token": T, "progress": P, "total": N?, "message": TEXT?}
+    {"op": "listen", "tools": BOOL?, "prompts": BOOL?, "resources": BOOL?, "uris": [URI, ...]?}
+                                                 # Client.listen(), entered and left at once
 
 Every request op takes ``meta`` (an object: the request's own ``_meta``). ``cancel`` abandons a
 call when the server asks its first question: the question is never answered and the client
 sends ``notifications/cancelled`` for the call.
+
+The SDK names listen streams ``listen-N`` from one counter per process, and the recorder records
+a scenario file in one process: only one session of a file may listen (the engine counts per
+session).
 
 Session options (the ``Client``'s constructor): ``client_info`` ({"name", "version"}),
 ``roots`` (the roots a ``list_roots`` callback returns; declares the roots capability),
@@ -69,6 +75,8 @@ ACTION_FIELDS: dict[str, dict[str, Field]] = {
     "subscribe": {"uri": Field(str), **_META},
     "unsubscribe": {"uri": Field(str), **_META},
     "roots_changed": {},
+    "listen": {"tools": Field(bool, required=False), "prompts": Field(bool, required=False),
+               "resources": Field(bool, required=False), "uris": Field(list, required=False)},
     "progress": {"token": Field((str, int)), "progress": Field((int, float)), "total": Field((int, float), required=False),
                  "message": Field(str, required=False)},
 }
@@ -118,6 +126,8 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
             known = ", ".join(ACTION_FIELDS)
             raise InputError(f"unknown op {op!r} (known: {known})", path=json_path(here + ["op"]))
         check_object(action, {"op": Field(str), **ACTION_FIELDS[op]}, here, f"a {op!r} action")
+        for j, uri in enumerate(action.get("uris", []) if op == "listen" else []):
+            Field(str).check(uri, here + ["uris", j])
         if op == "complete":
             ref = action["ref"]
             kind = ref.get("type")
