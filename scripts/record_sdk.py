@@ -26,6 +26,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 from mcp import Client
+from mcp.client import advertise
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp.client.subscriptions import ListenNotSupportedError
@@ -118,13 +119,25 @@ class _Script:
         return self.left[kind].pop(0)
 
 
+def _seeds(action: dict[str, Any]) -> dict[str, Any]:
+    """The first request's ``input_responses`` and ``request_state``, when the scenario seeds them."""
+    out: dict[str, Any] = {}
+    if "input_responses" in action:
+        out["input_responses"] = {key: types.ElicitResult.model_validate(value) if "action" in value
+                                  else types.CreateMessageResult.model_validate(value)
+                                  for key, value in action["input_responses"].items()}
+    if "request_state" in action:
+        out["request_state"] = action["request_state"]
+    return out
+
+
 async def _call(client: Client, action: dict[str, Any], cancel_call: list[Any]) -> None:
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         pass
     progress = on_progress if action.get("progress") else None
     if not action.get("cancel"):
         await client.call_tool(action["tool"], action.get("arguments"), progress_callback=progress,
-                               meta=action.get("meta"))
+                               meta=action.get("meta"), **_seeds(action))
         return
     # Abandoned when the server asks its first question: the callback cancels this scope (the SDK
     # then sends notifications/cancelled) and never answers. The next action waits until the
@@ -134,7 +147,7 @@ async def _call(client: Client, action: dict[str, Any], cancel_call: list[Any]) 
     with anyio.CancelScope() as scope:
         cancel_call[:] = [scope, withdrawn]
         await client.call_tool(action["tool"], action.get("arguments"), progress_callback=progress,
-                               meta=action.get("meta"))
+                               meta=action.get("meta"), **_seeds(action))
     if scope.cancelled_caught:
         await withdrawn.wait()
     cancel_call.clear()
@@ -164,9 +177,9 @@ async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list
             elif op == "call":
                 await _call(client, action, cancel_call)
             elif op == "read":
-                await client.read_resource(action["uri"], meta=meta)
+                await client.read_resource(action["uri"], meta=meta, **_seeds(action))
             elif op == "get":
-                await client.get_prompt(action["prompt"], action.get("arguments"), meta=meta)
+                await client.get_prompt(action["prompt"], action.get("arguments"), meta=meta, **_seeds(action))
             elif op == "complete":
                 ref = action["ref"]
                 reference = (types.PromptReference(type="ref/prompt", name=ref["name"]) if ref["type"] == "ref/prompt"
@@ -234,6 +247,10 @@ async def record_client_session(session: scenarios.Session, log: Path, servers: 
         callbacks["message_handler"] = on_message
     if "log_level" in spec:
         callbacks["log_level"] = spec["log_level"]
+    if "sampling_capabilities" in spec:
+        callbacks["sampling_capabilities"] = types.SamplingCapability.model_validate(spec["sampling_capabilities"])
+    if "extensions" in spec:
+        callbacks["extensions"] = [advertise(name, settings) for name, settings in spec["extensions"].items()]
     info = types.Implementation.model_validate(spec["client_info"]) if "client_info" in spec else CLIENT_INFO
     params = StdioServerParameters(command=sys.executable, args=servers.tee_args(log))
     async with Client(params, mode=spec["mode"], client_info=info, **callbacks) as client:

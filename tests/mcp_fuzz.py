@@ -187,7 +187,14 @@ def _client_action(rng: random.Random, gen: _RawGenerator, op: str | None = None
             action["total"] = rng.choice([4, 10.5])
         if force or rng.random() < 0.5:
             action["message"] = "half"
-    if op not in ("roots_changed", "progress", "complete") and (force or rng.random() < 0.25):
+    if op in ("call", "read", "get"):
+        if force or rng.random() < 0.1:
+            action["input_responses"] = rng.choice([
+                {}, {"confirm": {"action": "accept", "content": {"confirm": True}}},
+                {"summary": {"role": "assistant", "content": {"type": "text", "text": "S"}, "model": "m"}}])
+        if force or rng.random() < 0.05:
+            action["request_state"] = rng.choice(["", "state-1"])
+    if op not in ("roots_changed", "progress", "complete", "listen") and (force or rng.random() < 0.25):
         action["meta"] = rng.choice(METAS)
     return action
 
@@ -234,6 +241,10 @@ def client_sessions(seed: int, count: int) -> list[dict[str, Any]]:
         for option in ("logging_callback", "message_handler"):
             if every or rng.random() < 0.2:
                 session[option] = True
+        if "sampling" in answers and (every or rng.random() < 0.2):
+            session["sampling_capabilities"] = rng.choice([{"tools": {}}, {"context": {}, "tools": {}}, {}])
+        if every or rng.random() < 0.15:
+            session["extensions"] = rng.choice([{"io.example/a": {}}, {"io.example/b": {"n": 1}, "io.example/c": {}}])
         out.append(session)
     return out
 
@@ -246,7 +257,8 @@ def histogram(sessions: list[dict[str, Any]]) -> dict[str, int]:
         counts[key] = counts.get(key, 0) + 1
     for session in sessions:
         bump(f"mode={session['mode']}")
-        for key in ("client_info", "roots", "log_level", "logging_callback", "message_handler", "answers"):
+        for key in ("client_info", "roots", "log_level", "logging_callback", "message_handler", "answers",
+                    "sampling_capabilities", "extensions"):
             if key in session:
                 bump(f"session.{key}")
         for action in session.get("actions", []):
@@ -269,5 +281,7 @@ EXPECTED = {"ping", "list", "call", "read", "get", "complete", "set_level", "sub
             "read.meta", "get.meta", "ping.meta", "set_level.meta", "subscribe.meta", "unsubscribe.meta",
             "complete.context", "complete.ref/prompt", "complete.ref/resource", "progress.total", "progress.message",
             "session.client_info", "session.roots", "session.log_level", "session.logging_callback",
-            "session.message_handler", "session.answers", "mode=legacy", f"mode={REVISION}", "mode=auto",
+            "session.message_handler", "session.answers", "session.extensions",
+            "call.input_responses", "call.request_state", "read.input_responses", "read.request_state",
+            "get.input_responses", "get.request_state", "mode=legacy", f"mode={REVISION}", "mode=auto",
             "list.tools", "list.resources", "list.templates", "list.prompts"}

@@ -50,16 +50,21 @@ class Answers:
     elicitation: list[dict[str, Any]] | None = None
     sampling: list[dict[str, Any]] | None = None
     roots: list[dict[str, Any]] | None = None  # what the list_roots callback returns, every time
+    sampling_capabilities: dict[str, Any] | None = None  # declared with the sampling callback
+    extensions: dict[str, dict[str, Any]] | None = None  # advertised extensions: identifier -> settings
 
     def capabilities(self) -> dict[str, Any]:
-        # In ClientCapabilities' field order: sampling, elicitation, roots.
+        # In ClientCapabilities' field order: sampling, elicitation, roots, extensions.
         caps: dict[str, Any] = {}
         if self.sampling is not None:
-            caps["sampling"] = {}
+            sub = self.sampling_capabilities or {}
+            caps["sampling"] = {k: sub[k] for k in ("context", "tools") if k in sub}
         if self.elicitation is not None:
             caps["elicitation"] = {"form": {}, "url": {}}
         if self.roots is not None:
             caps["roots"] = {"listChanged": True}
+        if self.extensions:
+            caps["extensions"] = dict(self.extensions)
         return caps
 
     def has_callback(self, method: str) -> bool:
@@ -277,12 +282,13 @@ class ClientModel:
         elif op == "call":
             yield from self._call_tool(action)
         elif op == "read":
-            yield from self._with_input_required("resources/read", {"uri": action["uri"]}, meta=meta)
+            yield from self._with_input_required("resources/read", {"uri": action["uri"]}, meta=meta,
+                                                 seeds=_seeds(action))
         elif op == "get":
             params: dict[str, Any] = {"name": action["prompt"]}
             if "arguments" in action:
                 params["arguments"] = action["arguments"]
-            yield from self._with_input_required("prompts/get", params, meta=meta)
+            yield from self._with_input_required("prompts/get", params, meta=meta, seeds=_seeds(action))
         elif op == "complete":
             fields = {"ref": _reference(action["ref"]), "argument": {k: action["argument"][k] for k in ("name", "value")}}
             if "context" in action:
@@ -334,7 +340,7 @@ class ClientModel:
         self._cancel_at_question = bool(action.get("cancel"))
         try:
             result = yield from self._with_input_required("tools/call", params, progress=bool(action.get("progress")),
-                                                          meta=action.get("meta"))
+                                                          meta=action.get("meta"), seeds=_seeds(action))
         finally:
             self._cancel_at_question = False
         if result.get("resultType", "complete") == "complete" and not result.get("isError"):
@@ -343,8 +349,10 @@ class ClientModel:
                 self._learn_tools(listing)
 
     def _with_input_required(self, method: str, params: dict[str, Any], progress: bool = False,
-                             meta: dict[str, Any] | None = None) -> Program:
-        result = yield from self._request(method, params, progress=progress, meta=meta)
+                             meta: dict[str, Any] | None = None, seeds: dict[str, Any] | None = None) -> Program:
+        """The request, then its input_required rounds; ``seeds`` (inputResponses, requestState)
+        go with the first request only, ahead of the method's own fields (the models' order)."""
+        result = yield from self._request(method, {**(seeds or {}), **params}, progress=progress, meta=meta)
         for _ in range(INPUT_REQUIRED_MAX_ROUNDS):
             if result.get("resultType") != "input_required":
                 return result
@@ -374,3 +382,13 @@ def _subscription(message: dict[str, Any]) -> Any:
     params = message.get("params")
     meta = params.get("_meta") if isinstance(params, dict) else None
     return meta.get("io.modelcontextprotocol/subscriptionId") if isinstance(meta, dict) else None
+
+
+def _seeds(action: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "input_responses" in action:
+        out["inputResponses"] = {key: _as_sent("elicitation" if "action" in value else "sampling", value)
+                                 for key, value in action["input_responses"].items()}
+    if "request_state" in action:
+        out["requestState"] = action["request_state"]
+    return out

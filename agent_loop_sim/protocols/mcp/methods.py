@@ -118,3 +118,6 @@ SURFACE: dict[str, dict[str, tuple[str, ...]]] = {
     "server request": SERVER_REQUESTS,
     "server notification": SERVER_NOTIFICATIONS,
 }
+
+#: the requests that can end in input_required and be retried with inputResponses/requestState
+INPUT_METHODS = frozenset({"tools/call", "resources/read", "prompts/get"})

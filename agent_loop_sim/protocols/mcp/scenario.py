@@ -31,7 +31,11 @@ session).
 Session options (the ``Client``'s constructor): ``client_info`` ({"name", "version"}),
 ``roots`` (the roots a ``list_roots`` callback returns; declares the roots capability),
 ``log_level`` (the per-request log opt-in of 2026-07-28), ``logging_callback`` and
-``message_handler`` (true: the callbacks exist; they change nothing on the wire).
+``message_handler`` (true: the callbacks exist; they change nothing on the wire),
+``sampling_capabilities`` (``{"context": {}, "tools": {}}``-style sub-capabilities declared
+with a sampling callback), ``extensions`` (identifier -> settings, advertised with
+``mcp.client.advertise``). A call, read or get may seed its first request with
+``input_responses`` (an object) and ``request_state`` (a string).
 
 Scripted answers (``answers``): what the user says to each ``elicitation/create`` and what
 the model says to each ``sampling/createMessage``, used in order, as the result objects the
@@ -59,17 +63,21 @@ SESSION_FIELDS = {
     "log_level": Field(str, required=False, choices=LOG_LEVELS),
     "logging_callback": Field(bool, required=False),
     "message_handler": Field(bool, required=False),
+    "sampling_capabilities": Field(dict, required=False),
+    "extensions": Field(dict, required=False),
 }
-CLIENT_OPTIONS = ("client_info", "roots", "log_level", "logging_callback", "message_handler")
+CLIENT_OPTIONS = ("client_info", "roots", "log_level", "logging_callback", "message_handler", "sampling_capabilities",
+                  "extensions")
 
 _META = {"meta": Field(dict, required=False)}
+_SEEDS = {"input_responses": Field(dict, required=False), "request_state": Field(str, required=False)}
 ACTION_FIELDS: dict[str, dict[str, Field]] = {
     "ping": {**_META},
     "list": {"what": Field(str, choices=LISTABLE), "cursor": Field(str, required=False), **_META},
     "call": {"tool": Field(str), "arguments": Field(dict, required=False), "progress": Field(bool, required=False),
-             "cancel": Field(bool, required=False), **_META},
-    "read": {"uri": Field(str), **_META},
-    "get": {"prompt": Field(str), "arguments": Field(dict, required=False), **_META},
+             "cancel": Field(bool, required=False), **_META, **_SEEDS},
+    "read": {"uri": Field(str), **_META, **_SEEDS},
+    "get": {"prompt": Field(str), "arguments": Field(dict, required=False), **_META, **_SEEDS},
     "complete": {"ref": Field(dict), "argument": Field(dict), "context": Field(dict, required=False)},
     "set_level": {"level": Field(str, choices=LOG_LEVELS), **_META},
     "subscribe": {"uri": Field(str), **_META},
@@ -138,6 +146,15 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
             check_object(action["argument"], ARGUMENT_FIELDS, here + ["argument"], "the argument")
             for key, value in action.get("context", {}).items():
                 Field(str).check(value, here + ["context", key])
+    for key in ("context", "tools"):
+        if key in raw.get("sampling_capabilities", {}):
+            Field(dict).check(raw["sampling_capabilities"][key], path + ["sampling_capabilities", key])
+    unknown = set(raw.get("sampling_capabilities", {})) - {"context", "tools"}
+    if unknown:
+        raise InputError(f"sampling capabilities are 'context' and 'tools', not {sorted(unknown)[0]!r}",
+                         path=json_path(path + ["sampling_capabilities", sorted(unknown)[0]]))
+    for key, value in raw.get("extensions", {}).items():
+        Field(dict).check(value, path + ["extensions", key])
     if "client_info" in raw:
         check_object(raw["client_info"], CLIENT_INFO_FIELDS, path + ["client_info"], "the client info")
     for i, root in enumerate(raw.get("roots", [])):

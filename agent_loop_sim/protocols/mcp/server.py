@@ -30,7 +30,7 @@ from .jsonrpc import (
     Request,
     Response,
 )
-from .methods import BEFORE_INITIALIZE, CLIENT_REQUESTS, HANDLED
+from .methods import BEFORE_INITIALIZE, CLIENT_REQUESTS, HANDLED, INPUT_METHODS
 from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, META_CLIENT_CAPABILITIES, META_CLIENT_INFO
 from .wire import WIRES, Wire
 
@@ -138,6 +138,10 @@ class ServerConnection:
         return self._handle(request, wire)
 
     def _handle(self, request: Request, wire: Wire) -> Outgoing:
+        if request.method in INPUT_METHODS and isinstance((request.params or {}).get("requestState"), str):
+            # The server keeps no request state: whatever a client sends back cannot be verified
+            # and is refused, in either era (the handshake era's types do not even define it).
+            raise ProtocolError(INVALID_PARAMS, "Invalid or expired requestState", {"reason": "invalid_request_state"})
         try:
             return self._dispatch(request, wire)
         except HandlerCrash as crash:

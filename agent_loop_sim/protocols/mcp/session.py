@@ -66,6 +66,8 @@ def run_session(session: Session, definition: ServerDefinition) -> list[Message]
             elicitation=list(answers["elicitation"]) if "elicitation" in answers else None,
             sampling=list(answers["sampling"]) if "sampling" in answers else None,
             roots=list(spec["roots"]) if "roots" in spec else None,
+            sampling_capabilities=spec.get("sampling_capabilities"),
+            extensions=spec.get("extensions"),
         ),
         log_level=spec.get("log_level"),
     )
