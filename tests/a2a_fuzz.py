@@ -216,6 +216,8 @@ class _Generator:
             step["accepted_output_modes"] = rng.choice([["text/plain"], ["image/png"], [], ["text/plain", "*/*"]])
         if rng.random() < 0.08:
             step["push_url"] = rng.choice(["https://orchestrator.example.com/push", ""])
+        if rng.random() < 0.1:
+            step["return_immediately"] = rng.choice([True, False])
 
     def push_config(self) -> dict[str, Any]:
         rng = self.rng
@@ -283,7 +285,7 @@ def _laid_out(rng: random.Random) -> list[dict[str, Any]]:
         {"op": "card"},
         {"op": "send", "text": "summarise the meeting", "metadata": {"m": c(ODD_VALUES)}, "extensions": ["urn:a"],
          "request_metadata": {"r": c(ODD_VALUES)}, "accepted_output_modes": c([["text/plain"], ["image/png"]]),
-         "history_length": c([0, 1, 5])},
+         "history_length": c([0, 1, 5]), "return_immediately": c([True, False])},
         {"op": "send", "text": "hello", "role": c(["ROLE_AGENT", "ROLE_UNSPECIFIED", "ROLE_USER"]),
          "reference_tasks": ["current"], "context": "last", "push_url": c(["https://o.example.com/push", ""])},
         {"op": "send", "parts": [{"text": "summarise the notes"}, {"data": {"n": c(ODD_VALUES)}}], "stream": True},
@@ -411,5 +413,5 @@ def histogram(sessions: list[dict[str, Any]]) -> dict[str, int]:
 EXPECTED = {"card", "send", "get", "cancel", "subscribe", "extended_card", "list", "push_config.create",
             "push_config.get", "push_config.list", "push_config.delete", "send.role", "send.metadata",
             "send.extensions", "send.reference_tasks", "send.request_metadata", "send.accepted_output_modes",
-            "send.push_url", "send.history_length", "send.stream", "send.context", "send.parts", "list.page_size",
+            "send.push_url", "send.return_immediately", "send.history_length", "send.stream", "send.context", "send.parts", "list.page_size",
             "list.status", "list.context", "list.include_artifacts"}

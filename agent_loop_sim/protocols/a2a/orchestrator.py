@@ -176,6 +176,8 @@ class Orchestrator:
             configuration["taskPushNotificationConfig"] = {"url": step["push_url"]}
         if "history_length" in step:
             configuration["historyLength"] = step["history_length"]
+        if "return_immediately" in step:
+            configuration["returnImmediately"] = step["return_immediately"]
         if configuration:
             params["configuration"] = configuration
         if "request_metadata" in step:

@@ -103,8 +103,6 @@ class RequestHandler:
         """Resolve the task and context of a message and start its run (``_setup_active_task``)."""
         config = params.get("configuration") or {}
         _check_history_length(config)
-        if config.get("returnImmediately"):
-            raise NotModelled("returnImmediately (the agent would go on after the answer)")
         message = copy_json(params["message"])
         task_id = message.get("taskId") or None
         context_id = message.get("contextId") or None
@@ -126,7 +124,14 @@ class RequestHandler:
     def _send(self, params: dict[str, Any]) -> dict[str, Any]:
         run, message, context_id = self._begin(params)
         result: Event | None = None
+        # returnImmediately: the answer is the first task the agent publishes; the agent still runs
+        # to its end before the next request (the recorder's one event loop per request lets it).
+        immediately = bool((params.get("configuration") or {}).get("returnImmediately"))
         for event in run.subscription(run.run(message, context_id), replace_status_with_task=True):
+            if immediately:
+                if result is None and event.kind in ("task", "message"):
+                    result = event
+                continue
             if event.kind == "task" and event.body["status"]["state"] in states.TERMINAL | states.INTERRUPTED:
                 result = event
                 if event.body["status"]["state"] != states.FAILED:

@@ -17,7 +17,7 @@ A session has ``steps``, played in order by the orchestrator (`orchestrator`)::
 A send may also set the message's ``role`` (``ROLE_USER`` by default), ``metadata``,
 ``extensions`` and ``reference_tasks`` (task references, sent as ``referenceTaskIds``), the
 request's ``request_metadata``, and the ``configuration``'s ``accepted_output_modes`` and
-``push_url`` (a push-notification config for the task).
+``push_url`` (a push-notification config for the task) and ``return_immediately``.
 
 A ``raw`` session (``"mode": "raw"``) has ``posts`` instead of steps: exact HTTP bodies posted to
 the agent's JSON-RPC URL, ``{"body": TEXT, "headers": [[NAME, VALUE], ...]?}`` (without
@@ -70,7 +70,7 @@ STEP_FIELDS: dict[str, dict[str, Field]] = {
              "role": Field(str, required=False, choices=ROLES), "metadata": Field(dict, required=False),
              "extensions": Field(list, required=False), "reference_tasks": Field(list, required=False),
              "request_metadata": Field(dict, required=False), "accepted_output_modes": Field(list, required=False),
-             "push_url": Field(str, required=False)},
+             "push_url": Field(str, required=False), "return_immediately": Field(bool, required=False)},
     "get": {**_REQUEST, "task": Field(str, required=False), "history_length": Field(int, required=False)},
     "cancel": {**_REQUEST, "task": Field(str, required=False)},
     "subscribe": {**_REQUEST, "task": Field(str, required=False)},
