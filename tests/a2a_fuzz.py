@@ -255,6 +255,9 @@ class _Generator:
             step["include_artifacts"] = rng.choice([True, False])
         if rng.random() < 0.3:
             step["page_size"] = rng.choice([1, 5, 0, -1, 100, 101])
+        if rng.random() < 0.15:
+            # Tokens that place no page (a token that does holds a timestamp and a random ID).
+            step["page_token"] = rng.choice(["next", "%%%", "/w", "", "bm8tc3VjaC10YXNr", "e30", "eyJ0cyI6MX0"])
         return step
 
     def extended_card(self) -> dict[str, Any]:
@@ -291,6 +294,7 @@ def _laid_out(rng: random.Random) -> list[dict[str, Any]]:
         {"op": "send", "parts": [{"text": "summarise the notes"}, {"data": {"n": c(ODD_VALUES)}}], "stream": True},
         {"op": "list", "page_size": c([1, 5, 0, 101]), "status": c(STATES), "context": "last",
          "include_artifacts": c([True, False])},
+        {"op": "list", "page_token": c(["next", "%%%", "bm8tc3VjaC10YXNr"])},
         {"op": "push_config", "action": "create", "url": "https://o.example.com/push", "token": "t", "id": "c1"},
         {"op": "push_config", "action": "get", "id": c(["c1", ""])},
         {"op": "push_config", "action": "list", "page_size": c([0, 5])},
@@ -413,5 +417,5 @@ def histogram(sessions: list[dict[str, Any]]) -> dict[str, int]:
 EXPECTED = {"card", "send", "get", "cancel", "subscribe", "extended_card", "list", "push_config.create",
             "push_config.get", "push_config.list", "push_config.delete", "send.role", "send.metadata",
             "send.extensions", "send.reference_tasks", "send.request_metadata", "send.accepted_output_modes",
-            "send.push_url", "send.return_immediately", "send.history_length", "send.stream", "send.context", "send.parts", "list.page_size",
+            "send.push_url", "send.return_immediately", "send.history_length", "send.stream", "send.context", "send.parts", "list.page_size", "list.page_token",
             "list.status", "list.context", "list.include_artifacts"}

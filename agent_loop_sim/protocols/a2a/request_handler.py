@@ -9,6 +9,9 @@ answers with the first task snapshot that is interrupted or terminal (or the age
 """
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 from typing import Any, Iterator
 
 from ...jsonio import copy_json
@@ -183,8 +186,8 @@ class RequestHandler:
                 raise A2AError("InvalidParamsError", "minimum page size is 1")
             if params["pageSize"] > MAX_PAGE_SIZE:
                 raise A2AError("InvalidParamsError", f"maximum page size is {MAX_PAGE_SIZE}")
-        if params.get("pageToken") or "statusTimestampAfter" in params:
-            raise NotModelled("ListTasks page tokens and timestamp filters")
+        if "statusTimestampAfter" in params:
+            raise NotModelled("ListTasks timestamp filters")
         tasks = [copy_json(t) for t in self.tasks.values()]
         if params.get("contextId"):
             tasks = [t for t in tasks if t.get("contextId", "") == params["contextId"]]
@@ -193,6 +196,8 @@ class RequestHandler:
         if sum(1 for t in tasks if "timestamp" not in t["status"]) > 1:
             raise NotModelled("ListTasks orders tasks without a timestamp by their random IDs")
         tasks.sort(key=lambda t: ("timestamp" in t["status"], t["status"].get("timestamp", "")), reverse=True)
+        if params.get("pageToken"):
+            _refuse_page_token(params["pageToken"], tasks)
         page_size = params.get("pageSize") or DEFAULT_PAGE_SIZE
         if len(tasks) > page_size:
             raise NotModelled("ListTasks pages (the next page token holds a timestamp and a random ID)")
@@ -222,3 +227,25 @@ def _eager(events: Iterator[Event]) -> Iterator[Event]:
             yield from events
 
     return rest()
+
+
+def _refuse_page_token(token: str, tasks: list[dict[str, Any]]) -> None:
+    """A page token the store cannot place, refused as the SDK's in-memory store refuses it.
+
+    A token is first read as a cursor (URL-safe base64 of ``{"ts", "id"}``), else as a legacy
+    token (standard base64 of the first task's ID). Tokens that do place a page hold a
+    timestamp and a random ID, so the engine does not play them."""
+    try:
+        cursor = json.loads(base64.urlsafe_b64decode((token + "=" * (-len(token) % 4)).encode()))
+    except (binascii.Error, ValueError):
+        cursor = None
+    if isinstance(cursor, dict) and cursor.keys() == {"ts", "id"}:
+        raise NotModelled("ListTasks cursor tokens (a timestamp and a task ID)")
+    padded = token + "=" * (-len(token) % 4)
+    try:
+        first = base64.b64decode(padded.encode()).decode()
+    except (binascii.Error, UnicodeDecodeError):
+        raise A2AError("InvalidParamsError", "Token is not a valid base64-encoded cursor.") from None
+    if any(t["id"] == first for t in tasks):
+        raise NotModelled("ListTasks legacy tokens naming a listed task")
+    raise A2AError("InvalidParamsError", f"Invalid page token: {token}")
