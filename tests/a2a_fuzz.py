@@ -18,8 +18,10 @@ Left out, because the SDK itself is not deterministic there (or the engine refus
 
 - ListTasks over more than one task without a status timestamp: the SDK orders those by
   their random IDs. No send here leaves a task without a timestamp (every branch of the
-  research agent stamps its status), so ``list`` is generated freely, but only with the
-  default page size (the scenario format has no page token).
+  research agent stamps its status), so ``list`` is generated freely.
+- A page token that places a page: it holds a timestamp and a random ID (the SDK's own
+  ``nextPageToken``), so only tokens that place none are drawn.
+- Two or more unknown envelope members in a raw body (see ``raw_sessions``).
 - A subscription that the agent would keep open with nothing for the orchestrator to wait
   for: it cannot happen with this agent (a task that can be subscribed to is parked, and the
   orchestrator closes the stream after its first event).
