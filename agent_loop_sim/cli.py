@@ -4,6 +4,7 @@
     check [SCENARIOS ...]            engine = committed recordings?  (exit 1 on any difference)
     record [--check] [SCENARIOS ...] record the SDKs live; --check compares instead of writing
     site OUTDIR                      the conformance pages as Markdown, without MkDocs
+    serve mcp | serve a2a [--port N] a simulated peer: MCP over stdio, A2A over HTTP
 
 Bad input is reported as one paragraph naming the file, session, message and JSON path, with
 exit status 2; a difference or a failed recording exits 1.
@@ -22,6 +23,8 @@ from .errors import EngineFailure, InputError, RecorderError
 from .jsonio import write_atomic
 from .project import RECORDERS, Project
 from .scenarios import ScenarioFile
+from .serve import add_arguments as add_serve_arguments
+from .serve import run as cmd_serve_peer
 from .transcript import Recording, load_recording, parse_recording
 
 EXIT_DIFFERENT, EXIT_BAD_INPUT = 1, 2
@@ -114,6 +117,10 @@ def cmd_site(project: Project, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(project: Project, args: argparse.Namespace) -> int:
+    return cmd_serve_peer(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m agent_loop_sim",
                                      description="The engine, the check and the live recording, from the shell.")
@@ -131,9 +138,11 @@ def main(argv: list[str] | None = None) -> int:
     record.add_argument("--jobs", type=int, default=4, help="sessions recorded at once")
     site = verbs.add_parser("site", help="write the conformance pages (Markdown) to OUTDIR")
     site.add_argument("outdir")
+    serve = verbs.add_parser("serve", help="serve a simulated peer (MCP over stdio, A2A over HTTP)")
+    add_serve_arguments(serve)
     args = parser.parse_args(argv)
     project = Project(Path(args.root))
-    verb = {"run": cmd_run, "check": cmd_check, "record": cmd_record, "site": cmd_site}[args.verb]
+    verb = {"run": cmd_run, "check": cmd_check, "record": cmd_record, "site": cmd_site, "serve": cmd_serve}[args.verb]
     try:
         return verb(project, args)
     except InputError as exc:
