@@ -3,10 +3,10 @@
     python scripts/record_a2a_sdk.py SCENARIOS [--session NAME ...] [--timeout S] [--jobs N]
 
 Each session gets a fresh instance of the agent in ``conformance/a2a_sdk_server.py``, mounted
-in process (an ASGI call per HTTP request; no socket). The requests come from the engine's own
-orchestrator (``agent_loop_sim.protocols.a2a.Orchestrator``): this script only carries them to
-the SDK and the answers back, reading streams event by event so that the orchestrator can close
-one when it has what it waits for. Every HTTP request runs on an event loop of its own, which
+in process (an ASGI call per HTTP request; no socket). The requests are built from the
+scenario's steps by ``a2a_requests.py``, never by the engine: this script carries them to the
+SDK and the answers back, reading streams event by event so that the application can hang up
+when it has what it waits for. Every HTTP request runs on an event loop of its own, which
 runs until nothing is left to do and is then closed, so the agent keeps only its task store
 between requests.
 
@@ -18,6 +18,9 @@ process, so a hung agent is stopped for sure.
 
 ``AGENT_LOOP_SIM_A2A_AGENT=module:Class`` (or ``path/to/file.py:Class``) replaces the research
 agent's executor; the tests use it to check how faults are reported.
+``AGENT_LOOP_SIM_A2A_PEER=COMMAND`` records against a peer served over real HTTP instead: each
+session starts COMMAND (e.g. ``python -m agent_loop_sim serve a2a --port 0``), reads the base
+URL it prints on its first line of stdout, and talks to it with httpx.
 """
 from __future__ import annotations
 
@@ -43,9 +46,9 @@ from agent_loop_sim import scenarios  # noqa: E402
 from agent_loop_sim.errors import InputError, RecorderError  # noqa: E402
 from agent_loop_sim.normalise import normalise_a2a  # noqa: E402
 from agent_loop_sim.recorder_cli import recorder_main  # noqa: E402
-from agent_loop_sim.protocols.a2a import HttpRequest, HttpResponse, Orchestrator  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 from conformance import a2a_sdk_server as fixture  # noqa: E402
+from scripts.a2a_requests import Answer, Call, StepError, StepPlayer  # noqa: E402
 
 TRANSPORT = "in-process ASGI, JSON-RPC binding over HTTP (SSE for streams), one event loop per request"
 SETTLE_STEPS = 10_000
@@ -126,7 +129,7 @@ async def _settle() -> None:
         await asyncio.sleep(0)
 
 
-async def _carry(app: Any, request: HttpRequest, on_event: Callable[[Any], bool]) -> tuple[HttpResponse, bool]:
+async def _carry(app: Any, request: Call, on_event: Callable[[Any], bool]) -> tuple[Answer, bool]:
     """Carry one request to the ASGI app; stream events go to ``on_event`` until it says stop.
 
     Returns the answer and whether the orchestrator hung up (rather than the agent closing)."""
@@ -143,7 +146,7 @@ async def _carry(app: Any, request: HttpRequest, on_event: Callable[[Any], bool]
     }
     request_sent = False
     closed = asyncio.Event()
-    response = HttpResponse(0)
+    response = Answer()
     chunks: list[bytes] = []
     sse: _SseReader | None = None
     stopped = False
@@ -189,35 +192,53 @@ async def _carry(app: Any, request: HttpRequest, on_event: Callable[[Any], bool]
     return response, stopped
 
 
-def record_session(session: scenarios.Session, executor: type = fixture.ResearchAgent) -> Transcript:
-    """Play one session against a fresh agent; raises :class:`RecorderError` on any fault."""
-    guard = GuardedExecutor(executor())
-    app = fixture.app(guard)
-    orchestrator = Orchestrator(session.spec["steps"], fixture.BASE_URL, fixture.JSONRPC_PATH)
+def _play(session: scenarios.Session, carry: Callable[[Call, Callable[[Any], bool]], tuple[Answer, bool]],
+          check: Callable[[], None] = lambda: None) -> Transcript:
+    """Play one session's steps, each request carried by ``carry``; any fault raises :class:`RecorderError`."""
+    player = StepPlayer(session.spec["steps"], fixture.BASE_URL, fixture.JSONRPC_PATH)
     messages: list[Message] = []
-    while (request := orchestrator.next_request()) is not None:
-        messages.append(Message("orchestrator", "agent", json=request.transcript()))
+    while True:
+        try:
+            request = player.next_request()
+        except StepError as exc:
+            raise RecorderError(f"step {player.done}: {exc}") from None
+        if request is None:
+            break
+        messages.append(Message("orchestrator", "agent", json=request.written()))
 
         def on_event(event: Any) -> bool:
             messages.append(Message("agent", "orchestrator", json=event, sse=True))
-            return orchestrator.receive_event(event)
+            return player.event(event)
 
         try:
-            response, hung_up = asyncio.run(_carry(app, request, on_event))
+            response, hung_up = carry(request, on_event)
+        except RecorderError:
+            raise
         except Exception as exc:
             raise RecorderError(f"the SDK raised {type(exc).__name__}: {exc}") from exc
-        if guard.raised is not None:
-            raise RecorderError(f"the agent raised {type(guard.raised).__name__}: {guard.raised}")
+        check()
         expected = (200,) if request.method == "POST" else (200, 304)
         if response.status not in expected:
             raise RecorderError(f"{request.method} {request.url} answered HTTP {response.status}")
-        if response.is_stream:
+        if response.events is not None:
             if not hung_up:
-                orchestrator.end_of_stream()
+                player.stream_closed()
         else:
-            messages.append(Message("agent", "orchestrator", json=response.transcript(request)))
-            orchestrator.receive(response)
+            messages.append(Message("agent", "orchestrator", json=response.written(request)))
+            player.answer(response)
     return Transcript(session.name, session.mode, session.title, normalise_a2a(messages))
+
+
+def record_session(session: scenarios.Session, executor: type = fixture.ResearchAgent) -> Transcript:
+    """Play one session against a fresh agent, mounted in process."""
+    guard = GuardedExecutor(executor())
+    app = fixture.app(guard)
+
+    def check() -> None:
+        if guard.raised is not None:
+            raise RecorderError(f"the agent raised {type(guard.raised).__name__}: {guard.raised}")
+
+    return _play(session, lambda request, on_event: asyncio.run(_carry(app, request, on_event)), check)
 
 
 def _child(session: scenarios.Session, executor: type, conn: Connection) -> None:
