@@ -31,6 +31,8 @@ import json
 import logging
 import multiprocessing
 import os
+import shlex
+import subprocess
 import sys
 import time
 from multiprocessing.connection import Connection, wait
@@ -51,6 +53,7 @@ from conformance import a2a_sdk_server as fixture  # noqa: E402
 from scripts.a2a_requests import Answer, Call, StepError, StepPlayer  # noqa: E402
 
 TRANSPORT = "in-process ASGI, JSON-RPC binding over HTTP (SSE for streams), one event loop per request"
+PEER_TRANSPORT = "HTTP/1.1 over a local socket to a served peer, JSON-RPC binding (SSE for streams)"
 SETTLE_STEPS = 10_000
 
 
@@ -241,10 +244,57 @@ def record_session(session: scenarios.Session, executor: type = fixture.Research
     return _play(session, lambda request, on_event: asyncio.run(_carry(app, request, on_event)), check)
 
 
-def _child(session: scenarios.Session, executor: type, conn: Connection) -> None:
+def record_session_over_http(session: scenarios.Session, base_url: str) -> Transcript:
+    """Play one session against a peer served over real HTTP at ``base_url``."""
+    import httpx  # only this mode needs a real HTTP client
+
+    with httpx.Client(base_url=base_url, timeout=None) as client:
+        def carry(request: Call, on_event: Callable[[Any], bool]) -> tuple[Answer, bool]:
+            path = "/" + request.url.split("://", 1)[-1].partition("/")[2]
+            content = json.dumps(request.body).encode() if request.body is not None else None
+            with client.stream(request.method, path, headers=request.headers, content=content) as answer:
+                response = Answer(answer.status_code, list(answer.headers.items()))
+                if not answer.headers.get("content-type", "").startswith("text/event-stream"):
+                    raw = answer.read()
+                    response.body = json.loads(raw) if raw else None
+                    return response, False
+                sse, response.events = _SseReader(), []
+                for chunk in answer.iter_bytes():
+                    for data in sse.feed(chunk):
+                        response.events.append(json.loads(data))
+                        if on_event(response.events[-1]):
+                            return response, True  # leaving the block closes the connection: a hang-up
+                return response, False
+
+        return _play(session, carry)
+
+
+class Peer:
+    """A served peer for one session: ``COMMAND`` started, the base URL read from its first line."""
+
+    def __init__(self, command: str) -> None:
+        self.process = subprocess.Popen(shlex.split(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        cwd=ROOT)
+        assert self.process.stdout is not None
+        self.url = self.process.stdout.readline().decode().strip()
+        if not self.url.startswith("http"):
+            said = self.process.communicate(timeout=10)[1].decode(errors="replace").strip().splitlines()
+            raise RecorderError(f"the peer {command!r} printed no URL" + (f": {said[-1]}" if said else ""))
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+
+
+def _child(session: scenarios.Session, executor: type, conn: Connection, peer_url: str | None = None) -> None:
     logging.disable(logging.CRITICAL)  # the SDK logs handled errors as warnings; they are not faults
     try:
-        conn.send(("ok", record_session(session, executor).to_dict()))
+        transcript = record_session_over_http(session, peer_url) if peer_url else record_session(session, executor)
+        conn.send(("ok", transcript.to_dict()))
     except (RecorderError, InputError) as exc:
         conn.send(("error", str(exc)))
     except BaseException as exc:  # noqa: BLE001 - anything else is a fault of the recording too
@@ -257,6 +307,8 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
     """Record every session, ``jobs`` at a time, each in a forked child; the first fault raises."""
     context = multiprocessing.get_context("fork")
     executor = executor_class()
+    peer_command = os.environ.get("AGENT_LOOP_SIM_A2A_PEER")
+    peers: dict[Connection, Peer] = {}
     pending = list(enumerate(sessions))
     running: dict[Connection, tuple[int, scenarios.Session, Any, float]] = {}
     results: dict[int, dict[str, Any]] = {}
@@ -265,7 +317,11 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
             while pending and len(running) < max(1, jobs):
                 index, session = pending.pop(0)
                 parent, child = context.Pipe(duplex=False)
-                process = context.Process(target=_child, args=(session, executor, child), daemon=True)
+                peer = Peer(peer_command) if peer_command else None
+                if peer is not None:
+                    peers[parent] = peer
+                process = context.Process(target=_child, args=(session, executor, child, peer and peer.url),
+                                          daemon=True)
                 process.start()
                 child.close()
                 running[parent] = (index, session, process, time.monotonic() + timeout)
@@ -277,6 +333,8 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
                 except EOFError:
                     status, payload = "error", f"the recording process died (exit {process.exitcode})"
                 process.join(timeout=5)
+                if conn in peers:
+                    peers.pop(conn).stop()
                 if status != "ok":
                     raise RecorderError(f"session {session.name!r}: {payload}")
                 results[index] = payload
@@ -289,11 +347,13 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
             process.kill()
             process.join()
             conn.close()
+        for peer in peers.values():
+            peer.stop()
     return [results[i] for i in range(len(sessions))]
 
 
 def main(argv: list[str] | None = None) -> int:
-    return recorder_main(prog="record_a2a_sdk", family="a2a", package="a2a-sdk", transport=TRANSPORT,
+    return recorder_main(prog="record_a2a_sdk", family="a2a", package="a2a-sdk", transport=PEER_TRANSPORT if os.environ.get("AGENT_LOOP_SIM_A2A_PEER") else TRANSPORT,
                          record=record_all, description=__doc__.split("\n\n")[0], argv=argv)
 
 
