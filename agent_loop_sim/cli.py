@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import engine
+from . import engine, swap
 from .compare import Difference, diff_sessions
 from .errors import EngineFailure, InputError, RecorderError
 from .jsonio import write_atomic
@@ -68,11 +68,13 @@ def cmd_check(project: Project, args: argparse.Namespace) -> int:
     return EXIT_DIFFERENT if failed else 0
 
 
-def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int) -> Recording:
-    """Run the family's recorder script (the only code that imports an SDK) and read its output."""
+def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
+                env: dict[str, str] | None = None) -> Recording:
+    """Run the family's recorder script (the only code that imports an SDK) and read its output;
+    ``env`` may name another peer to record against (:mod:`.swap`)."""
     script = project.root / RECORDERS[file.family]
     command = [sys.executable, str(script), file.path, "--timeout", str(timeout), "--jobs", str(jobs)]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=project.root)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=project.root, env=env)
     if done.returncode != 0:
         reason = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}"
         raise RecorderError(f"{project.relative(file.path)}: {reason}")
@@ -82,24 +84,55 @@ def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int)
     return parse_recording(ordered, f"live recording of {project.relative(file.path)}")
 
 
+def _same_as_committed(project: Project, file: ScenarioFile, recording: Recording, what: str,
+                       only_played: bool = False) -> bool:
+    """Compare a recording of ``file`` with the committed one; print ``same`` or every difference.
+    ``only_played``: compare only the sessions the recording has (the others had nothing to play)."""
+    where = project.relative(project.recording_path(file))
+    committed = load_recording(str(project.recording_path(file)))
+    played = {t.name for t in recording.sessions}
+    expected = [t for t in committed.sessions if t.name in played] if only_played else committed.sessions
+    diffs = diff_sessions(expected, recording.sessions)
+    if committed.sdk != recording.sdk:
+        diffs.insert(0, Difference("(all)", None, "$.sdk", committed.sdk, recording.sdk))
+    if diffs:
+        _print_differences(f"DIFFERENT {where}: {what} no longer says what was committed", diffs, "committed", "live")
+        return False
+    print(f"same {where}: {what} = committed recording ({len(recording.sessions)} sessions, "
+          f"{recording.message_count} messages)")
+    return True
+
+
+def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int:
+    """The swap test (:mod:`.swap`): the simulated peers where the SDK's stood, and the engine's
+    MCP client where the SDK's stood. It compares only; nothing is written."""
+    files = project.scenario_files(args.scenarios)
+    peers = {"mcp": args.mcp_peer, "a2a": args.a2a_peer}
+    results = []
+    for file in files:
+        live = record_live(project, file, args.timeout, args.jobs, swap.peer_environment(file.family, peers[file.family]))
+        peer = {swap.MCP_PEER: "serve mcp", swap.A2A_PEER: "serve a2a"}.get(peers[file.family], peers[file.family])
+        client = {"mcp": "the SDK's client", "a2a": "the recorder's orchestrator over HTTP"}[file.family]
+        results.append(_same_as_committed(project, file, live, f"{client} against `{peer}`"))
+        if file.family == "mcp":
+            driven = swap.drive_all(project.root, list(file.sessions), args.timeout, args.jobs)
+            committed = load_recording(str(project.recording_path(file)))
+            recording = Recording(committed.family, committed.sdk, "stdio", committed.scenarios, driven)
+            results.append(_same_as_committed(project, file, recording,
+                                              "the engine's client against the SDK's fixture server", only_played=True))
+    return 0 if all(results) else EXIT_DIFFERENT
+
+
 def cmd_record(project: Project, args: argparse.Namespace) -> int:
+    if args.against == "engine":
+        if not args.check:
+            raise InputError("record --against engine compares only: add --check")
+        return cmd_record_against_engine(project, args)
     files = project.scenario_files(args.scenarios)
     live = [record_live(project, f, args.timeout, args.jobs) for f in files]  # all, before any write
     if args.check:
-        failed = 0
-        for file, recording in zip(files, live):
-            where = project.relative(project.recording_path(file))
-            committed = load_recording(str(project.recording_path(file)))
-            diffs = diff_sessions(committed.sessions, recording.sessions)
-            if committed.sdk != recording.sdk:
-                diffs.insert(0, Difference("(all)", None, "$.sdk", committed.sdk, recording.sdk))
-            if diffs:
-                failed += 1
-                _print_differences(f"DIFFERENT {where}: the live SDK no longer says what was committed",
-                                   diffs, "committed", "live")
-            else:
-                print(f"same {where}: live recording = committed recording ({recording.message_count} messages)")
-        return EXIT_DIFFERENT if failed else 0
+        same = [_same_as_committed(project, file, recording, "the live SDK") for file, recording in zip(files, live)]
+        return 0 if all(same) else EXIT_DIFFERENT
     for file, recording in zip(files, live):
         write_atomic(project.recording_path(file), recording.dumps())
         print(f"wrote {project.relative(project.recording_path(file))}: "
@@ -136,6 +169,12 @@ def main(argv: list[str] | None = None) -> int:
     record.add_argument("--check", action="store_true", help="compare with the committed files, write nothing")
     record.add_argument("--timeout", type=float, default=20.0, help="seconds per session")
     record.add_argument("--jobs", type=int, default=4, help="sessions recorded at once")
+    record.add_argument("--against", choices=("sdk", "engine"), default="sdk",
+                        help="engine: the swap test, the simulated peers and the engine's MCP client in the SDK's "
+                             "place (with --check)")
+    record.add_argument("--mcp-peer", default=swap.MCP_PEER, help="with --against engine: the MCP server command")
+    record.add_argument("--a2a-peer", default=swap.A2A_PEER,
+                        help="with --against engine: the A2A peer command (prints its URL on its first line)")
     site = verbs.add_parser("site", help="write the conformance pages (Markdown) to OUTDIR")
     site.add_argument("outdir")
     serve = verbs.add_parser("serve", help="serve a simulated peer (MCP over stdio, A2A over HTTP)")
