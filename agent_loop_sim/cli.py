@@ -5,6 +5,7 @@
     record [--check] [SCENARIOS ...] record the SDKs live; --check compares instead of writing
     site OUTDIR                      the conformance pages as Markdown, without MkDocs
     serve mcp | serve a2a [--port N] a simulated peer: MCP over stdio, A2A over HTTP
+    record --against engine --check  the swap test: the simulated peers where the SDK's stood
 
 Bad input is reported as one paragraph naming the file, session, message and JSON path, with
 exit status 2; a difference or a failed recording exits 1.
@@ -18,24 +19,25 @@ import sys
 from pathlib import Path
 
 from . import engine, swap
-from .compare import Difference, diff_sessions
+from .check import build_report, live_differences
 from .errors import EngineFailure, InputError, RecorderError
 from .jsonio import write_atomic
-from .project import RECORDERS, Project
+from .project import Project
+from .protocols import FAMILIES
+from .recording import Recording, load_recording, parse_recording
 from .scenarios import ScenarioFile
 from .serve import add_arguments as add_serve_arguments
-from .serve import run as cmd_serve_peer
-from .transcript import Recording, load_recording, parse_recording
+from .serve import run as run_peer
 
 EXIT_DIFFERENT, EXIT_BAD_INPUT = 1, 2
 
 
-def _print_differences(title: str, diffs: list[Difference], expected: str, actual: str, limit: int = 50) -> None:
+def _print_differences(title: str, lines: list[str], limit: int = 50) -> None:
     print(title)
-    for d in diffs[:limit]:
-        print("  " + d.render(expected, actual))
-    if len(diffs) > limit:
-        print(f"  ... and {len(diffs) - limit} more")
+    for line in lines[:limit]:
+        print("  " + line)
+    if len(lines) > limit:
+        print(f"  ... and {len(lines) - limit} more")
 
 
 def cmd_run(project: Project, args: argparse.Namespace) -> int:
@@ -47,24 +49,21 @@ def cmd_run(project: Project, args: argparse.Namespace) -> int:
     return 0
 
 
-def engine_differences(project: Project, file: ScenarioFile) -> tuple[Recording, list[Difference]]:
-    committed = load_recording(str(project.recording_path(file)))
-    produced = [engine.run_session(s) for s in file.sessions]
-    return committed, diff_sessions(committed.sessions, produced)
-
-
 def cmd_check(project: Project, args: argparse.Namespace) -> int:
+    report = build_report(project, files=project.scenario_files(args.scenarios))
+    unreadable = next((f.unreadable for f in report.files if f.unreadable is not None), None)
+    if unreadable is not None:
+        raise unreadable
     failed = 0
-    for file in project.scenario_files(args.scenarios):
-        committed, diffs = engine_differences(project, file)
-        where = project.relative(project.recording_path(file))
-        if diffs:
+    for file in report.files:
+        problems = [line for s in file.sessions for line in s.problems()] or ([file.error] if file.error else [])
+        if problems:
             failed += 1
-            _print_differences(f"DIFFERENT {where}: {len(diffs)} difference(s) between the committed "
-                               "recording and the engine", diffs, "committed", "engine")
+            _print_differences(f"DIFFERENT {file.recording_file}: {len(problems)} difference(s) between the "
+                               "committed recording and the engine", problems)
         else:
-            print(f"same {where}: engine = committed recording "
-                  f"({len(committed.sessions)} sessions, {committed.message_count} messages)")
+            print(f"same {file.recording_file}: engine = committed recording "
+                  f"({len(file.sessions)} sessions, {file.message_count} messages)")
     return EXIT_DIFFERENT if failed else 0
 
 
@@ -72,7 +71,7 @@ def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
                 env: dict[str, str] | None = None) -> Recording:
     """Run the family's recorder script (the only code that imports an SDK) and read its output;
     ``env`` may name another peer to record against (:mod:`.swap`)."""
-    script = project.root / RECORDERS[file.family]
+    script = project.root / FAMILIES[file.family].recorder
     command = [sys.executable, str(script), file.path, "--timeout", str(timeout), "--jobs", str(jobs)]
     done = subprocess.run(command, capture_output=True, text=True, cwd=project.root, env=env)
     if done.returncode != 0:
@@ -84,40 +83,38 @@ def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
     return parse_recording(ordered, f"live recording of {project.relative(file.path)}")
 
 
-def _same_as_committed(project: Project, file: ScenarioFile, recording: Recording, what: str,
+def _same_as_committed(project: Project, file: ScenarioFile, live: Recording, what: str,
                        only_played: bool = False) -> bool:
     """Compare a recording of ``file`` with the committed one; print ``same`` or every difference.
-    ``only_played``: compare only the sessions the recording has (the others had nothing to play)."""
+    ``only_played``: only the sessions ``live`` has (the others had nothing to play)."""
     where = project.relative(project.recording_path(file))
     committed = load_recording(str(project.recording_path(file)))
-    played = {t.name for t in recording.sessions}
-    expected = [t for t in committed.sessions if t.name in played] if only_played else committed.sessions
-    diffs = diff_sessions(expected, recording.sessions)
-    if committed.sdk != recording.sdk:
-        diffs.insert(0, Difference("(all)", None, "$.sdk", committed.sdk, recording.sdk))
+    if only_played:
+        played = {t.name for t in live.sessions}
+        committed.sessions = [t for t in committed.sessions if t.name in played]
+    diffs = live_differences(committed, live)
     if diffs:
-        _print_differences(f"DIFFERENT {where}: {what} no longer says what was committed", diffs, "committed", "live")
+        _print_differences(f"DIFFERENT {where}: {what} no longer says what was committed",
+                           [d.render("committed", "live") for d in diffs])
         return False
-    print(f"same {where}: {what} = committed recording ({len(recording.sessions)} sessions, "
-          f"{recording.message_count} messages)")
+    print(f"same {where}: {what} = committed recording ({len(live.sessions)} sessions, {live.message_count} messages)")
     return True
 
 
 def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int:
     """The swap test (:mod:`.swap`): the simulated peers where the SDK's stood, and the engine's
     MCP client where the SDK's stood. It compares only; nothing is written."""
-    files = project.scenario_files(args.scenarios)
     peers = {"mcp": args.mcp_peer, "a2a": args.a2a_peer}
     results = []
-    for file in files:
-        live = record_live(project, file, args.timeout, args.jobs, swap.peer_environment(file.family, peers[file.family]))
-        peer = {swap.MCP_PEER: "serve mcp", swap.A2A_PEER: "serve a2a"}.get(peers[file.family], peers[file.family])
+    for file in project.scenario_files(args.scenarios):
+        command = peers[file.family]
+        live = record_live(project, file, args.timeout, args.jobs, swap.peer_environment(file.family, command))
+        shown = {swap.MCP_PEER: "serve mcp", swap.A2A_PEER: "serve a2a"}.get(command, command)
         client = {"mcp": "the SDK's client", "a2a": "the recorder's orchestrator over HTTP"}[file.family]
-        results.append(_same_as_committed(project, file, live, f"{client} against `{peer}`"))
+        results.append(_same_as_committed(project, file, live, f"{client} against `{shown}`"))
         if file.family == "mcp":
             driven = swap.drive_all(project.root, list(file.sessions), args.timeout, args.jobs)
-            committed = load_recording(str(project.recording_path(file)))
-            recording = Recording(committed.family, committed.sdk, "stdio", committed.scenarios, driven)
+            recording = Recording(live.family, live.sdk, "stdio", live.scenarios, driven)
             results.append(_same_as_committed(project, file, recording,
                                               "the engine's client against the SDK's fixture server", only_played=True))
     return 0 if all(results) else EXIT_DIFFERENT
@@ -150,10 +147,6 @@ def cmd_site(project: Project, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_serve(project: Project, args: argparse.Namespace) -> int:
-    return cmd_serve_peer(args)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m agent_loop_sim",
                                      description="The engine, the check and the live recording, from the shell.")
@@ -181,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     add_serve_arguments(serve)
     args = parser.parse_args(argv)
     project = Project(Path(args.root))
-    verb = {"run": cmd_run, "check": cmd_check, "record": cmd_record, "site": cmd_site, "serve": cmd_serve}[args.verb]
+    verb = {"run": cmd_run, "check": cmd_check, "record": cmd_record, "site": cmd_site,
+            "serve": lambda _, args: run_peer(args)}[args.verb]
     try:
         return verb(project, args)
     except InputError as exc:

@@ -1,14 +1,12 @@
 """The engine's front door: a validated scenario session in, its normalised transcript out.
 
-Each protocol package (``agent_loop_sim.protocols.<family>``) exposes ``run_session(session)``;
-this module only dispatches. Nothing here, or below, reads a recording.
+Each protocol family (`agent_loop_sim.protocols.FAMILIES`) has a model and a normal form; this
+module only dispatches. Nothing here, or below, reads a recording.
 """
 from __future__ import annotations
 
-from importlib import import_module
-
 from .errors import EngineFailure, InputError
-from .normalise import NORMALISERS
+from .protocols import FAMILIES
 from .scenarios import Session
 from .transcript import Transcript
 
@@ -19,11 +17,11 @@ def run_session(session: Session) -> Transcript:
     Raises InputError when the scenario cannot be played as written (e.g. a scripted answer is
     missing), and EngineFailure, naming the session, for a gap in the model.
     """
-    protocol = import_module(f"agent_loop_sim.protocols.{session.family}")
+    family = FAMILIES[session.family]
     try:
-        messages = protocol.run_session(session)
+        messages = family.run_session(session)
     except InputError as exc:  # a scenario the protocol cannot play (e.g. an answer missing)
         raise exc.within(file=session.source, session=session.name) from None
     except Exception as exc:  # a gap in the model: say which session, keep the cause for debugging
         raise EngineFailure(session.name, exc) from exc
-    return Transcript(session.name, session.mode, session.title, NORMALISERS[session.family](messages))
+    return Transcript(session.name, session.mode, session.title, family.normalise(messages))

@@ -47,10 +47,10 @@ from a2a.server.agent_execution import AgentExecutor, RequestContext  # noqa: E4
 from agent_loop_sim import scenarios  # noqa: E402
 from agent_loop_sim.errors import InputError, RecorderError  # noqa: E402
 from agent_loop_sim.normalise import normalise_a2a  # noqa: E402
-from agent_loop_sim.recorder_cli import recorder_main  # noqa: E402
+from recorder_cli import recorder_main  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 from conformance import a2a_sdk_server as fixture  # noqa: E402
-from scripts.a2a_requests import Answer, Call, StepError, StepPlayer  # noqa: E402
+from a2a_requests import Answer, Call, StepError, StepPlayer  # noqa: E402
 
 TRANSPORT = "in-process ASGI, JSON-RPC binding over HTTP (SSE for streams), one event loop per request"
 PEER_TRANSPORT = "HTTP/1.1 over a local socket to a served peer, JSON-RPC binding (SSE for streams)"
