@@ -124,7 +124,8 @@ def research_app() -> AgentApp:
     return AgentApp(Agent(RESEARCH_CARD, RESEARCH_AGENT))
 
 
-def main(host: str, port: int) -> int:
+def main(host: str, port: int, app: AgentApp | None = None) -> int:
+    """Serve ``app`` (the research agent by default) until interrupted; the URL is the first line out."""
     import uvicorn  # the serve extra; imported here so that the engine itself needs nothing
 
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
@@ -137,7 +138,7 @@ def main(host: str, port: int) -> int:
     bound_host, bound_port = listener.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     print(f"http://{shown}:{bound_port}", flush=True)  # the first line: where to connect (port 0 picks one)
-    config = uvicorn.Config(research_app(), lifespan="off", log_level="warning", access_log=False,
+    config = uvicorn.Config(app or research_app(), lifespan="off", log_level="warning", access_log=False,
                             timeout_graceful_shutdown=1)
     try:
         uvicorn.Server(config).run(sockets=[listener])
