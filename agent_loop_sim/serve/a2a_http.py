@@ -135,6 +135,7 @@ def main(host: str, port: int, app: AgentApp | None = None) -> int:
     except OSError as exc:
         print(f"error: cannot listen on {host}:{port}: {exc.strerror}", file=sys.stderr)
         return 2
+    listener.listen(2048)  # connections wait in the backlog until uvicorn accepts them
     bound_host, bound_port = listener.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     print(f"http://{shown}:{bound_port}", flush=True)  # the first line: where to connect (port 0 picks one)
