@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -99,5 +100,7 @@ def test_200_concurrent_requests_each_get_their_own_answer(peer):
         async with httpx.AsyncClient(base_url=url, limits=limits, timeout=120) as client:
             await asyncio.gather(*(one(client, i) for i in range(1, 201)))
 
-    asyncio.run(main())
+    # A thread of its own: an earlier test may have left an event loop running in this one.
+    with ThreadPoolExecutor(1) as worker:
+        worker.submit(asyncio.run, main()).result()
     assert httpx.get(url + "/.well-known/agent-card.json").status_code == 200 and server.poll() is None

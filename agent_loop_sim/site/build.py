@@ -111,7 +111,7 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
         site.problems += problems
         pages[FORMAT_PAGE] = render_format(families)
         pages[ARCHITECTURE_PAGE] = render_architecture()
-        pages[PEERS_PAGE] = render_peers(project)
+        pages[PEERS_PAGE] = render_peers()
         modules = reference_modules()
         pages[REFERENCE_INDEX] = render_reference_index(modules)
         for module in modules:

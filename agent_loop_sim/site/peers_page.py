@@ -1,12 +1,14 @@
 """The page "Use the simulator in your tests": the served peers, what they can and cannot do,
-and the worked example, read from ``tests/test_example_peers.py`` (which runs with the tests)."""
+and the worked example, read from ``use_in_tests_example.txt`` beside this module (which
+``tests/test_example_peers.py`` runs with the tests)."""
 from __future__ import annotations
 
-from ..project import Project
+from pathlib import Path
+
 from .markdown import fence
 
 PEERS_PAGE = "use-in-tests.md"
-EXAMPLE = "tests/test_example_peers.py"
+EXAMPLE = Path(__file__).with_name("use_in_tests_example.txt")
 
 INTRO = """\
 # Use the simulator in your tests
@@ -95,6 +97,6 @@ expects for a session, to compare your client's messages with.
 """
 
 
-def render_peers(project: Project) -> str:
-    example = (project.root / EXAMPLE).read_text(encoding="utf-8")
+def render_peers() -> str:
+    example = EXAMPLE.read_text(encoding="utf-8")
     return INTRO + "\n" + fence(example.rstrip("\n"), "python") + "\n" + REST
