@@ -30,11 +30,13 @@ build: setup
 browser:
 	bash scripts/ensure_chromium.sh
 
-# engine = committed, live SDK = committed, the strict site build, then the test suite.
+# engine = committed, live SDK = committed, the swap test (simulated peers and the engine's
+# client where the SDK's stood) = committed, the strict site build, then the test suite.
 test: setup browser
 	$(VENV)/bin/python -m agent_loop_sim check
 	$(VENV)/bin/python -m agent_loop_sim record --check
 	$(VENV)/bin/python scripts/validate_wire.py --check
+	$(VENV)/bin/python -m agent_loop_sim record --against engine --check
 	$(VENV)/bin/mkdocs build --strict
 	$(VENV)/bin/python -m pytest
 

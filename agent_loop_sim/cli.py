@@ -4,6 +4,8 @@
     check [SCENARIOS ...]            engine = committed recordings?  (exit 1 on any difference)
     record [--check] [SCENARIOS ...] record the SDKs live; --check compares instead of writing
     site OUTDIR                      the conformance pages as Markdown, without MkDocs
+    serve mcp | serve a2a [--port N] a simulated peer: MCP over stdio, A2A over HTTP
+    record --against engine --check  the swap test: the simulated peers where the SDK's stood
 
 Bad input is reported as one paragraph naming the file, session, message and JSON path, with
 exit status 2; a difference or a failed recording exits 1.
@@ -16,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import engine
+from . import engine, swap
 from .check import build_report, live_differences
 from .errors import EngineFailure, InputError, RecorderError
 from .jsonio import write_atomic
@@ -24,6 +26,8 @@ from .project import Project
 from .protocols import FAMILIES
 from .recording import Recording, load_recording, parse_recording
 from .scenarios import ScenarioFile
+from .serve import add_arguments as add_serve_arguments
+from .serve import run as run_peer
 
 EXIT_DIFFERENT, EXIT_BAD_INPUT = 1, 2
 
@@ -63,11 +67,13 @@ def cmd_check(project: Project, args: argparse.Namespace) -> int:
     return EXIT_DIFFERENT if failed else 0
 
 
-def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int) -> Recording:
-    """Run the family's recorder script (the only code that imports an SDK) and read its output."""
+def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
+                env: dict[str, str] | None = None) -> Recording:
+    """Run the family's recorder script (the only code that imports an SDK) and read its output;
+    ``env`` may name another peer to record against (:mod:`.swap`)."""
     script = project.root / FAMILIES[file.family].recorder
     command = [sys.executable, str(script), file.path, "--timeout", str(timeout), "--jobs", str(jobs)]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=project.root)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=project.root, env=env)
     if done.returncode != 0:
         reason = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}"
         raise RecorderError(f"{project.relative(file.path)}: {reason}")
@@ -77,21 +83,53 @@ def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int)
     return parse_recording(ordered, f"live recording of {project.relative(file.path)}")
 
 
+def _same_as_committed(project: Project, file: ScenarioFile, live: Recording, what: str,
+                       only_played: bool = False) -> bool:
+    """Compare a recording of ``file`` with the committed one; print ``same`` or every difference.
+    ``only_played``: only the sessions ``live`` has (the others had nothing to play)."""
+    where = project.relative(project.recording_path(file))
+    committed = load_recording(str(project.recording_path(file)))
+    if only_played:
+        played = {t.name for t in live.sessions}
+        committed.sessions = [t for t in committed.sessions if t.name in played]
+    diffs = live_differences(committed, live)
+    if diffs:
+        _print_differences(f"DIFFERENT {where}: {what} no longer says what was committed",
+                           [d.render("committed", "live") for d in diffs])
+        return False
+    print(f"same {where}: {what} = committed recording ({len(live.sessions)} sessions, {live.message_count} messages)")
+    return True
+
+
+def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int:
+    """The swap test (:mod:`.swap`): the simulated peers where the SDK's stood, and the engine's
+    MCP client where the SDK's stood. It compares only; nothing is written."""
+    peers = {"mcp": args.mcp_peer, "a2a": args.a2a_peer}
+    results = []
+    for file in project.scenario_files(args.scenarios):
+        command = peers[file.family]
+        live = record_live(project, file, args.timeout, args.jobs, swap.peer_environment(file.family, command))
+        shown = {swap.MCP_PEER: "serve mcp", swap.A2A_PEER: "serve a2a"}.get(command, command)
+        client = {"mcp": "the SDK's client", "a2a": "the recorder's orchestrator over HTTP"}[file.family]
+        results.append(_same_as_committed(project, file, live, f"{client} against `{shown}`"))
+        if file.family == "mcp":
+            driven = swap.drive_all(project.root, list(file.sessions), args.timeout, args.jobs)
+            recording = Recording(live.family, live.sdk, "stdio", live.scenarios, driven)
+            results.append(_same_as_committed(project, file, recording,
+                                              "the engine's client against the SDK's fixture server", only_played=True))
+    return 0 if all(results) else EXIT_DIFFERENT
+
+
 def cmd_record(project: Project, args: argparse.Namespace) -> int:
+    if args.against == "engine":
+        if not args.check:
+            raise InputError("record --against engine compares only: add --check")
+        return cmd_record_against_engine(project, args)
     files = project.scenario_files(args.scenarios)
     live = [record_live(project, f, args.timeout, args.jobs) for f in files]  # all, before any write
     if args.check:
-        failed = 0
-        for file, recording in zip(files, live):
-            where = project.relative(project.recording_path(file))
-            diffs = live_differences(load_recording(str(project.recording_path(file))), recording)
-            if diffs:
-                failed += 1
-                _print_differences(f"DIFFERENT {where}: the live SDK no longer says what was committed",
-                                   [d.render("committed", "live") for d in diffs])
-            else:
-                print(f"same {where}: live recording = committed recording ({recording.message_count} messages)")
-        return EXIT_DIFFERENT if failed else 0
+        same = [_same_as_committed(project, file, recording, "the live SDK") for file, recording in zip(files, live)]
+        return 0 if all(same) else EXIT_DIFFERENT
     for file, recording in zip(files, live):
         write_atomic(project.recording_path(file), recording.dumps())
         print(f"wrote {project.relative(project.recording_path(file))}: "
@@ -124,11 +162,20 @@ def main(argv: list[str] | None = None) -> int:
     record.add_argument("--check", action="store_true", help="compare with the committed files, write nothing")
     record.add_argument("--timeout", type=float, default=20.0, help="seconds per session")
     record.add_argument("--jobs", type=int, default=4, help="sessions recorded at once")
+    record.add_argument("--against", choices=("sdk", "engine"), default="sdk",
+                        help="engine: the swap test, the simulated peers and the engine's MCP client in the SDK's "
+                             "place (with --check)")
+    record.add_argument("--mcp-peer", default=swap.MCP_PEER, help="with --against engine: the MCP server command")
+    record.add_argument("--a2a-peer", default=swap.A2A_PEER,
+                        help="with --against engine: the A2A peer command (prints its URL on its first line)")
     site = verbs.add_parser("site", help="write the conformance pages (Markdown) to OUTDIR")
     site.add_argument("outdir")
+    serve = verbs.add_parser("serve", help="serve a simulated peer (MCP over stdio, A2A over HTTP)")
+    add_serve_arguments(serve)
     args = parser.parse_args(argv)
     project = Project(Path(args.root))
-    verb = {"run": cmd_run, "check": cmd_check, "record": cmd_record, "site": cmd_site}[args.verb]
+    verb = {"run": cmd_run, "check": cmd_check, "record": cmd_record, "site": cmd_site,
+            "serve": lambda _, args: run_peer(args)}[args.verb]
     try:
         return verb(project, args)
     except InputError as exc:

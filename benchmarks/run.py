@@ -15,6 +15,7 @@ P4  scale: 1x, 10x, 100x the sessions (synthetic copies under new names): engine
     time per session                                             goal: 100x within 1.2x of 1x,
                                                                        and the 100x site builds
 P5  the live re-recording of the 26 sessions, run in parallel    goal: <= 4 s
+P6, P7  the served peers against the SDK's fixtures served the same way (benchmarks/peers.py)
 """
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ from agent_loop_sim.cli import record_live  # noqa: E402
 from agent_loop_sim.project import Project  # noqa: E402
 from agent_loop_sim.site import render_site  # noqa: E402
 from agent_loop_sim.site.build import write_pages  # noqa: E402
+from benchmarks import peers  # noqa: E402
 
 
 COPIED = ("agent_loop_sim", "scenarios", "recordings", "conformance", "hooks", "docs")
@@ -276,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
         "P3": lambda: p3_serve_latency(project, repeat),
         "P4": lambda: p4_scale(project, repeat, build_100x=not args.quick),
         "P5": lambda: p5_parallel_recording(project, repeat),
+        "P6": lambda: peers.p6_serve_mcp(max(5, repeat * 2)),
+        "P7": lambda: peers.p7_serve_a2a(max(5, repeat), 100 if args.quick else 400),
     }
     print(f"benchmark on {os.cpu_count()} cores, {'quick' if args.quick else 'full'} run "
           f"(medians of {repeat} or more)", flush=True)

@@ -3,10 +3,10 @@
     python scripts/record_a2a_sdk.py SCENARIOS [--session NAME ...] [--timeout S] [--jobs N]
 
 Each session gets a fresh instance of the agent in ``conformance/a2a_sdk_server.py``, mounted
-in process (an ASGI call per HTTP request; no socket). The requests come from the engine's own
-orchestrator (``agent_loop_sim.protocols.a2a.Orchestrator``): this script only carries them to
-the SDK and the answers back, reading streams event by event so that the orchestrator can close
-one when it has what it waits for. Every HTTP request runs on an event loop of its own, which
+in process (an ASGI call per HTTP request; no socket). The requests are built from the
+scenario's steps by ``a2a_requests.py``, never by the engine: this script carries them to the
+SDK and the answers back, reading streams event by event so that the application can hang up
+when it has what it waits for. Every HTTP request runs on an event loop of its own, which
 runs until nothing is left to do and is then closed, so the agent keeps only its task store
 between requests.
 
@@ -18,6 +18,9 @@ process, so a hung agent is stopped for sure.
 
 ``AGENT_LOOP_SIM_A2A_AGENT=module:Class`` (or ``path/to/file.py:Class``) replaces the research
 agent's executor; the tests use it to check how faults are reported.
+``AGENT_LOOP_SIM_A2A_PEER=COMMAND`` records against a peer served over real HTTP instead: each
+session starts COMMAND (e.g. ``python -m agent_loop_sim serve a2a --port 0``), reads the base
+URL it prints on its first line of stdout, and talks to it with httpx.
 """
 from __future__ import annotations
 
@@ -28,6 +31,8 @@ import json
 import logging
 import multiprocessing
 import os
+import shlex
+import subprocess
 import sys
 import time
 from multiprocessing.connection import Connection, wait
@@ -43,12 +48,12 @@ from agent_loop_sim import scenarios  # noqa: E402
 from agent_loop_sim.errors import InputError, RecorderError  # noqa: E402
 from agent_loop_sim.normalise import normalise_a2a  # noqa: E402
 from recorder_cli import recorder_main  # noqa: E402
-from agent_loop_sim.protocols.a2a import HttpRequest, HttpResponse, Orchestrator  # noqa: E402
-from agent_loop_sim.protocols.a2a.raw import RawPoster  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 from conformance import a2a_sdk_server as fixture  # noqa: E402
+from a2a_requests import Answer, Call, StepError, player_for  # noqa: E402
 
 TRANSPORT = "in-process ASGI, JSON-RPC binding over HTTP (SSE for streams), one event loop per request"
+PEER_TRANSPORT = "HTTP/1.1 over a local socket to a served peer, JSON-RPC binding (SSE for streams)"
 SETTLE_STEPS = 10_000
 
 
@@ -127,17 +132,14 @@ async def _settle() -> None:
         await asyncio.sleep(0)
 
 
-async def _carry(app: Any, request: HttpRequest, on_event: Callable[[Any], bool]) -> tuple[HttpResponse, bool]:
+async def _carry(app: Any, request: Call, on_event: Callable[[Any], bool]) -> tuple[Answer, bool]:
     """Carry one request to the ASGI app; stream events go to ``on_event`` until it says stop.
 
     Returns the answer and whether the orchestrator hung up (rather than the agent closing)."""
     path = request.url.split("://", 1)[-1]
     host, _, path = path.partition("/")
     path = "/" + path
-    if request.raw is not None:
-        body = request.raw.encode()
-    else:
-        body = json.dumps(request.body).encode() if request.body is not None else b""
+    body = request.content() or b""
     scope = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": request.method,
         "scheme": "https", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
@@ -147,7 +149,7 @@ async def _carry(app: Any, request: HttpRequest, on_event: Callable[[Any], bool]
     }
     request_sent = False
     closed = asyncio.Event()
-    response = HttpResponse(0)
+    response = Answer()
     chunks: list[bytes] = []
     sse: _SseReader | None = None
     stopped = False
@@ -188,52 +190,116 @@ async def _carry(app: Any, request: HttpRequest, on_event: Callable[[Any], bool]
     await app(scope, receive, send)
     await _settle()
     if sse is None:
-        raw = b"".join(chunks)
-        try:
-            response.body = json.loads(raw) if raw else None
-        except ValueError:  # a raw post may be answered with something that is not JSON
-            response.body = raw.decode("utf-8", "replace")
+        response.body = _body(b"".join(chunks))
     return response, stopped
 
 
-def record_session(session: scenarios.Session, executor: type = fixture.ResearchAgent) -> Transcript:
-    """Play one session against a fresh agent; raises `RecorderError` on any fault."""
-    guard = GuardedExecutor(executor())
-    app = fixture.app(guard)
-    if session.spec.get("mode") == "raw":
-        orchestrator: Any = RawPoster(session.spec["posts"], fixture.BASE_URL + fixture.JSONRPC_PATH)
-    else:
-        orchestrator = Orchestrator(session.spec["steps"], fixture.BASE_URL, fixture.JSONRPC_PATH)
+def _body(raw: bytes) -> Any:
+    """An answer's body: its JSON, or (a raw post may be answered so) its text."""
+    try:
+        return json.loads(raw) if raw else None
+    except ValueError:
+        return raw.decode("utf-8", "replace")
+
+
+def _play(session: scenarios.Session, carry: Callable[[Call, Callable[[Any], bool]], tuple[Answer, bool]],
+          check: Callable[[], None] = lambda: None) -> Transcript:
+    """Play one session, each request carried by ``carry``; any fault raises `RecorderError`."""
+    player = player_for(session.spec, fixture.BASE_URL, fixture.JSONRPC_PATH)
     messages: list[Message] = []
-    while (request := orchestrator.next_request()) is not None:
-        messages.append(Message("orchestrator", "agent", json=request.transcript()))
+    while True:
+        try:
+            request = player.next_request()
+        except StepError as exc:
+            raise RecorderError(f"step {player.done}: {exc}") from None
+        if request is None:
+            break
+        messages.append(Message("orchestrator", "agent", json=request.written()))
 
         def on_event(event: Any) -> bool:
             messages.append(Message("agent", "orchestrator", json=event, sse=True))
-            return orchestrator.receive_event(event)
+            return player.event(event)
 
         try:
-            response, hung_up = asyncio.run(_carry(app, request, on_event))
+            response, hung_up = carry(request, on_event)
+        except RecorderError:
+            raise
         except Exception as exc:
             raise RecorderError(f"the SDK raised {type(exc).__name__}: {exc}") from exc
-        if guard.raised is not None:
-            raise RecorderError(f"the agent raised {type(guard.raised).__name__}: {guard.raised}")
+        check()
         expected = (200,) if request.method == "POST" else (200, 304)
         if response.status not in expected and request.raw is None:
             raise RecorderError(f"{request.method} {request.url} answered HTTP {response.status}")
-        if response.is_stream:
+        if response.events is not None:
             if not hung_up:
-                orchestrator.end_of_stream()
+                player.stream_closed()
         else:
-            messages.append(Message("agent", "orchestrator", json=response.transcript(request)))
-            orchestrator.receive(response)
+            messages.append(Message("agent", "orchestrator", json=response.written(request)))
+            player.answer(response)
     return Transcript(session.name, session.mode, session.title, normalise_a2a(messages))
 
 
-def _child(session: scenarios.Session, executor: type, conn: Connection) -> None:
+def record_session(session: scenarios.Session, executor: type = fixture.ResearchAgent) -> Transcript:
+    """Play one session against a fresh agent, mounted in process."""
+    guard = GuardedExecutor(executor())
+    app = fixture.app(guard)
+
+    def check() -> None:
+        if guard.raised is not None:
+            raise RecorderError(f"the agent raised {type(guard.raised).__name__}: {guard.raised}")
+
+    return _play(session, lambda request, on_event: asyncio.run(_carry(app, request, on_event)), check)
+
+
+def record_session_over_http(session: scenarios.Session, base_url: str) -> Transcript:
+    """Play one session against a peer served over real HTTP at ``base_url``."""
+    import httpx  # only this mode needs a real HTTP client
+
+    with httpx.Client(base_url=base_url, timeout=None) as client:
+        def carry(request: Call, on_event: Callable[[Any], bool]) -> tuple[Answer, bool]:
+            path = "/" + request.url.split("://", 1)[-1].partition("/")[2]
+            with client.stream(request.method, path, headers=request.headers, content=request.content()) as answer:
+                response = Answer(answer.status_code, list(answer.headers.items()))
+                if not answer.headers.get("content-type", "").startswith("text/event-stream"):
+                    response.body = _body(answer.read())
+                    return response, False
+                sse, response.events = _SseReader(), []
+                for chunk in answer.iter_bytes():
+                    for data in sse.feed(chunk):
+                        response.events.append(json.loads(data))
+                        if on_event(response.events[-1]):
+                            return response, True  # leaving the block closes the connection: a hang-up
+                return response, False
+
+        return _play(session, carry)
+
+
+class Peer:
+    """A served peer for one session: ``COMMAND`` started, the base URL read from its first line."""
+
+    def __init__(self, command: str) -> None:
+        self.process = subprocess.Popen(shlex.split(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        cwd=ROOT)
+        assert self.process.stdout is not None
+        self.url = self.process.stdout.readline().decode().strip()
+        if not self.url.startswith("http"):
+            said = self.process.communicate(timeout=10)[1].decode(errors="replace").strip().splitlines()
+            raise RecorderError(f"the peer {command!r} printed no URL" + (f": {said[-1]}" if said else ""))
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+
+
+def _child(session: scenarios.Session, executor: type, conn: Connection, peer_url: str | None = None) -> None:
     logging.disable(logging.CRITICAL)  # the SDK logs handled errors as warnings; they are not faults
     try:
-        conn.send(("ok", record_session(session, executor).to_dict()))
+        transcript = record_session_over_http(session, peer_url) if peer_url else record_session(session, executor)
+        conn.send(("ok", transcript.to_dict()))
     except (RecorderError, InputError) as exc:
         conn.send(("error", str(exc)))
     except BaseException as exc:  # noqa: BLE001 - anything else is a fault of the recording too
@@ -246,6 +312,8 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
     """Record every session, ``jobs`` at a time, each in a forked child; the first fault raises."""
     context = multiprocessing.get_context("fork")
     executor = executor_class()
+    peer_command = os.environ.get("AGENT_LOOP_SIM_A2A_PEER")
+    peers: dict[Connection, Peer] = {}
     pending = list(enumerate(sessions))
     running: dict[Connection, tuple[int, scenarios.Session, Any, float]] = {}
     results: dict[int, dict[str, Any]] = {}
@@ -254,7 +322,11 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
             while pending and len(running) < max(1, jobs):
                 index, session = pending.pop(0)
                 parent, child = context.Pipe(duplex=False)
-                process = context.Process(target=_child, args=(session, executor, child), daemon=True)
+                peer = Peer(peer_command) if peer_command else None
+                if peer is not None:
+                    peers[parent] = peer
+                process = context.Process(target=_child, args=(session, executor, child, peer and peer.url),
+                                          daemon=True)
                 process.start()
                 child.close()
                 running[parent] = (index, session, process, time.monotonic() + timeout)
@@ -266,6 +338,8 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
                 except EOFError:
                     status, payload = "error", f"the recording process died (exit {process.exitcode})"
                 process.join(timeout=5)
+                if conn in peers:
+                    peers.pop(conn).stop()
                 if status != "ok":
                     raise RecorderError(f"session {session.name!r}: {payload}")
                 results[index] = payload
@@ -278,11 +352,13 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
             process.kill()
             process.join()
             conn.close()
+        for peer in peers.values():
+            peer.stop()
     return [results[i] for i in range(len(sessions))]
 
 
 def main(argv: list[str] | None = None) -> int:
-    return recorder_main(prog="record_a2a_sdk", family="a2a", package="a2a-sdk", transport=TRANSPORT,
+    return recorder_main(prog="record_a2a_sdk", family="a2a", package="a2a-sdk", transport=PEER_TRANSPORT if os.environ.get("AGENT_LOOP_SIM_A2A_PEER") else TRANSPORT,
                          record=record_all, description=__doc__.split("\n\n")[0], argv=argv)
 
 

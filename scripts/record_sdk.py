@@ -63,27 +63,27 @@ class Servers:
             return [str(TEE), str(log), "--", *self.command]
         return [str(TEE), str(log), "--socket", str(self.socket_path)]
 
-    async def open_raw(self, log: Path) -> tuple[Any, Any, Callable[[], Awaitable[None]]]:
-        """(send, receive, close-stdin) for writing lines straight to a fresh server."""
+    @asynccontextmanager
+    async def open_raw(self, log: Path) -> AsyncIterator[tuple[Any, Any, Callable[[], Awaitable[None]]]]:
+        """(send, receive, close-stdin) for writing lines straight to a fresh server; what the
+        server writes after its stdin closed can still be received until the block ends."""
         if self.command:
             with open(str(log) + ".stderr", "ab") as errors:  # the child keeps its own copy
                 process = await anyio.open_process(self.command, stderr=errors)
             assert process.stdin and process.stdout
-
-            async def close() -> None:
-                await process.stdin.aclose()
+            try:
+                yield process.stdin.send, process.stdout.receive, process.stdin.aclose
+            finally:
                 with anyio.move_on_after(2):
                     await process.wait()
                 if process.returncode is None:
                     process.kill()
                 await process.aclose()
-            return process.stdin.send, process.stdout.receive, close
+            return
         stream = await anyio.connect_unix(str(self.socket_path))
         await stream.send(json.dumps({"stderr": str(log) + ".stderr"}).encode() + b"\n")
-
-        async def close_socket() -> None:
-            await stream.send_eof()
-        return stream.send, stream.receive, close_socket
+        async with stream:
+            yield stream.send, stream.receive, stream.send_eof
 
 
 @asynccontextmanager
@@ -259,7 +259,12 @@ async def record_client_session(session: scenarios.Session, log: Path, servers: 
 
 async def record_raw_session(session: scenarios.Session, log: Path, timeout: float, servers: Servers) -> None:
     """Write each line to the server and wait for the replies it asks for."""
-    send, receive, close = await servers.open_raw(log)
+    async with servers.open_raw(log) as (send, receive, close):
+        await _write_raw(session, send, receive, close, log, timeout)
+
+
+async def _write_raw(session: scenarios.Session, send: Any, receive: Any, close: Callable[[], Awaitable[None]],
+                     log: Path, timeout: float) -> None:
     entries: list[dict[str, str]] = []
     buffer = b""
 

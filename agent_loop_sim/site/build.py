@@ -17,6 +17,7 @@ from ..check import Engine, Report, build_report, load_engine
 from ..jsonio import write_atomic
 from ..project import Project
 from .architecture import ARCHITECTURE_PAGE, render_architecture
+from .peers_page import PEERS_PAGE, render_peers
 from .badge import conformance_badge
 from .coverage import COVERAGE_PAGE, coverage, render_coverage
 from .coverage import problems as coverage_problems
@@ -129,11 +130,13 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
         site.problems += problems
         pages[FORMAT_PAGE] = render_format(families)
         pages[ARCHITECTURE_PAGE] = render_architecture()
+        pages[PEERS_PAGE] = render_peers()
         modules = reference_modules()
         pages[REFERENCE_INDEX] = render_reference_index(modules)
         for module in modules:
             pages[reference_page(module)] = render_reference(module)
         nav += [{"Fixture servers": SERVERS_PAGE}, {"Scenario format": FORMAT_PAGE}, {"Architecture": ARCHITECTURE_PAGE},
+                {"Use the simulator in your tests": PEERS_PAGE},
                 {"API reference": [REFERENCE_INDEX] + [{m.removeprefix("agent_loop_sim."): reference_page(m)}
                                                        for m in modules]}]
 

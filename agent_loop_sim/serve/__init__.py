@@ -1,0 +1,28 @@
+"""The simulated peers, served: the engine's MCP server over stdio and its A2A agent over HTTP.
+
+The protocol logic stays in the sans-IO models (``agent_loop_sim.protocols``); the modules here
+are only the edges that move bytes: :mod:`.mcp_stdio` (lines on stdin and stdout, no
+dependency) and :mod:`.a2a_http` (an ASGI app served by uvicorn, from the ``serve`` extra).
+"""
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``serve`` verb's arguments (the command line itself lives in :mod:`agent_loop_sim.cli`)."""
+    parser.add_argument("peer", choices=("mcp", "a2a"),
+                        help="mcp: the fixture server over stdio; a2a: the research agent over HTTP")
+    parser.add_argument("--host", default="127.0.0.1", help="a2a: the address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8765,
+                        help="a2a: the port (0: any free port; the address is printed on stdout)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.peer == "mcp":
+        from . import mcp_stdio
+
+        return mcp_stdio.main()
+    from . import a2a_http  # needs uvicorn (the serve extra); the MCP peer needs nothing
+
+    return a2a_http.main(args.host, args.port)

@@ -1,0 +1,148 @@
+"""``agent-loop-sim serve a2a``: the research agent's model over real HTTP, served by uvicorn.
+
+The edge only: uvicorn parses HTTP and this ASGI app turns each request into an
+:class:`~agent_loop_sim.protocols.a2a.HttpRequest` for the sans-IO :class:`Agent`, and its
+:class:`HttpResponse` back into ASGI messages (a stream as server-sent events). One served
+process holds one agent, so every client of it shares one task store (``ListTasks`` sees all
+of them) until the process ends; start a process per test for isolation.
+
+What the SDK's HTTP layer does before its dispatcher is done here as it does it: a body that is
+not JSON is ``-32700`` with the decoder's message, one that is not UTF-8 ``-32603``; a path
+other than the card's and JSON-RPC's is ``404``, a wrong method ``405``. A request the model
+does not cover (a batch, a body that is no JSON-RPC object, ``returnImmediately``...) gets
+``501`` with one line saying what, and the process goes on.
+"""
+from __future__ import annotations
+
+import json
+import socket
+import sys
+from typing import Any, Awaitable, Callable
+
+from ..protocols.a2a import RESEARCH_AGENT, RESEARCH_CARD, Agent, HttpRequest, HttpResponse
+from ..protocols.a2a.card import WELL_KNOWN_PATH
+from ..protocols.a2a.errors import JsonRpcError, error_response
+
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+PARSE_ERROR, INTERNAL_ERROR = -32700, -32603
+
+
+def _plain(status: int, text: str) -> HttpResponse:
+    return HttpResponse(status, [("Content-Type", "text/plain; charset=utf-8")], text)
+
+
+class AgentApp:
+    """An ASGI app serving ``agent``: its card at the well-known path, JSON-RPC at its RPC path."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.routes = {WELL_KNOWN_PATH: "GET", agent.card.rpc_path: "POST"}
+
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return  # no lifespan events to handle (uvicorn runs with lifespan off)
+        body, connected = await _read_body(receive)
+        if not connected:
+            return  # the client left before its request was complete: nobody to answer
+        response = self.answer(scope["method"], scope["path"], scope["headers"], body)
+        try:
+            await _write(response, send)
+            if response.open:  # the agent keeps the stream open until the client goes
+                while (await receive())["type"] != "http.disconnect":
+                    pass
+        except OSError:
+            pass  # the client disconnected mid-answer; the agent and other clients go on
+
+    def answer(self, method: str, path: str, raw_headers: list[tuple[bytes, bytes]], body: bytes) -> HttpResponse:
+        """The answer to one request (synchronous: the agent is never seen half-way through one)."""
+        if path not in self.routes:
+            return _plain(404, "Not Found")
+        if method != self.routes[path]:
+            return _plain(405, "Method Not Allowed")
+        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in raw_headers]
+        parsed: Any = None
+        if method == "POST":
+            try:
+                parsed = json.loads(body)
+            except json.JSONDecodeError as exc:
+                return _json(error_response(None, JsonRpcError(PARSE_ERROR, str(exc))))
+            except ValueError as exc:  # not UTF-8: the SDK's catch-all makes it an internal error
+                return _json(error_response(None, JsonRpcError(INTERNAL_ERROR, str(exc))))
+        try:
+            return self.agent.handle(HttpRequest(method, self.agent.card.base_url + path, headers, parsed))
+        except Exception as exc:  # noqa: BLE001 - a gap in the model must not end the process
+            print(f"agent-loop-sim serve a2a: not modelled: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+            return _plain(501, f"not modelled by agent-loop-sim: {exc}")
+
+
+def _json(body: Any) -> HttpResponse:
+    return HttpResponse(200, [("Content-Type", "application/json")], body)
+
+
+async def _read_body(receive: Receive) -> tuple[bytes, bool]:
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return b"", False
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(chunks), True
+
+
+def _encode(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+async def _write(response: HttpResponse, send: Send) -> None:
+    headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in response.headers]
+    if response.events is not None:
+        await send({"type": "http.response.start", "status": response.status, "headers": headers})
+        for event in response.events:  # SSE, framed as sse-starlette frames it
+            await send({"type": "http.response.body", "body": b"data: " + _encode(event) + b"\r\n\r\n",
+                        "more_body": True})
+        if response.open:
+            await send({"type": "http.response.body", "body": b"", "more_body": True})
+            return
+        await send({"type": "http.response.body", "body": b""})
+        return
+    if response.body is None:
+        payload = b""
+    elif isinstance(response.body, str):
+        payload = response.body.encode("utf-8")
+    else:
+        payload = _encode(response.body)
+    headers.append((b"content-length", str(len(payload)).encode()))
+    await send({"type": "http.response.start", "status": response.status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})
+
+
+def research_app() -> AgentApp:
+    """The fixture's research agent, fresh (no tasks yet)."""
+    return AgentApp(Agent(RESEARCH_CARD, RESEARCH_AGENT))
+
+
+def main(host: str, port: int, app: AgentApp | None = None) -> int:
+    """Serve ``app`` (the research agent by default) until interrupted; the URL is the first line out."""
+    import uvicorn  # the serve extra; imported here so that the engine itself needs nothing
+
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as exc:
+        print(f"error: cannot listen on {host}:{port}: {exc.strerror}", file=sys.stderr)
+        return 2
+    listener.listen(2048)  # connections wait in the backlog until uvicorn accepts them
+    bound_host, bound_port = listener.getsockname()[:2]
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+    print(f"http://{shown}:{bound_port}", flush=True)  # the first line: where to connect (port 0 picks one)
+    config = uvicorn.Config(app or research_app(), lifespan="off", log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=1)
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    except KeyboardInterrupt:
+        pass
+    return 0

@@ -1,0 +1,64 @@
+"""``agent-loop-sim serve mcp``: the fixture server's model spoken over stdio, one line at a time.
+
+The edge only: each line read from stdin goes to :class:`ServerConnection` and what it answers
+is written to stdout, one JSON message a line; at end of file the connection is closed (open
+listen streams end with their error) and the process exits 0, as the SDK's stdio server does.
+Lines are read the way the SDK's transport reads them: UTF-8 with undecodable bytes replaced
+(so invalid UTF-8 is a line that is not JSON, dropped), universal newlines, and a last line
+without its newline still counts as a line.
+"""
+from __future__ import annotations
+
+import io
+import json
+import sys
+from typing import Any, BinaryIO, Iterable
+
+from ..protocols.mcp import FIXTURE_SERVER, ServerConnection, ServerDefinition, jsonrpc
+
+
+def _write(out: io.TextIOWrapper, messages: Iterable[dict[str, Any]]) -> None:
+    for message in messages:
+        out.write(json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n")
+    out.flush()
+
+
+def _answer(connection: ServerConnection, line: str, number: int) -> list[dict[str, Any]]:
+    """What the model answers to ``line``; a gap in the model is one line on stderr and, for a
+    request, an internal error, so that one bad line never ends the connection."""
+    try:
+        return connection.receive(line)
+    except Exception as exc:  # noqa: BLE001 - the process must outlive any one line
+        print(f"agent-loop-sim serve mcp: line {number}: not modelled: {type(exc).__name__}: {exc}",
+              file=sys.stderr, flush=True)
+        message = jsonrpc.parse_line(line)
+        if isinstance(message, jsonrpc.Request):
+            return [jsonrpc.error(message.id, jsonrpc.ProtocolError(jsonrpc.INTERNAL_ERROR, "Internal error"))]
+        return []
+
+
+def serve(stdin: BinaryIO, stdout: BinaryIO, definition: ServerDefinition = FIXTURE_SERVER) -> int:
+    """Serve one connection until end of file on ``stdin``; 0, or 0 too when the client has gone."""
+    lines = io.TextIOWrapper(stdin, encoding="utf-8", errors="replace")
+    out = io.TextIOWrapper(stdout, encoding="utf-8", write_through=True)
+    connection = ServerConnection(definition)
+    try:
+        for number, line in enumerate(lines, 1):
+            _write(out, _answer(connection, line, number))
+        _write(out, connection.close())
+    except BrokenPipeError:
+        pass  # the client closed its end of stdout: nobody is left to answer
+    finally:
+        lines.detach()
+        try:
+            out.detach()
+        except (BrokenPipeError, ValueError):
+            pass
+    return 0
+
+
+def main() -> int:
+    try:
+        return serve(sys.stdin.buffer, sys.stdout.buffer)
+    except KeyboardInterrupt:
+        return 0

@@ -1,0 +1,139 @@
+"""The swap test: each side of the engine put where the SDK stood, recorded, and compared.
+
+``python -m agent_loop_sim record --against engine --check`` runs three comparisons with the
+committed recordings, and each must say ``same``:
+
+1. the MCP recorder (the SDK's ``Client`` and the raw writer) against ``serve mcp`` instead of
+   the SDK's fixture server, every committed MCP session;
+2. the A2A recorder over real HTTP against ``serve a2a``, every committed A2A session;
+3. the engine's MCP client model driving the SDK's fixture server over stdio, every committed
+   MCP session played by a client (raw sessions have no client).
+
+Only the edges live here (processes, sockets, lines); what is said comes from the models.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import socket
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from .errors import RecorderError
+from .normalise import normalise_mcp
+from .protocols.mcp import Answers, ClientModel
+from .scenarios import Session
+from .transcript import Message, Transcript
+
+#: The simulated peers, as the recorders start them (one process per session).
+MCP_PEER = f"{shlex.quote(sys.executable)} -m agent_loop_sim serve mcp"
+A2A_PEER = f"{shlex.quote(sys.executable)} -m agent_loop_sim serve a2a --port 0"
+#: The environment variable each recorder reads to start another peer instead of the SDK's.
+PEER_VARIABLES = {"mcp": "AGENT_LOOP_SIM_MCP_SERVER", "a2a": "AGENT_LOOP_SIM_A2A_PEER"}
+FORK_SERVER = Path("scripts") / "mcp_fork_server.py"
+
+
+def peer_environment(family: str, command: str) -> dict[str, str]:
+    """The recorder's environment with ``command`` as the peer it records against."""
+    return {**os.environ, PEER_VARIABLES[family]: command}
+
+
+@dataclass
+class _Connection:
+    """One stdio connection to a fresh SDK fixture server (a fork of ``mcp_fork_server.py``)."""
+
+    sock: socket.socket
+    buffer: bytes = b""
+
+    def send(self, message: dict) -> str:
+        line = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+        self.sock.sendall(line.encode("utf-8") + b"\n")
+        return line
+
+    def read_line(self) -> str | None:
+        while b"\n" not in self.buffer:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode("utf-8")
+
+
+def drive_sdk_server(session: Session, socket_path: str, timeout: float) -> Transcript:
+    """Play ``session`` with the engine's client model against the SDK's fixture server.
+
+    Each message is logged as it crosses, as the recorder's tee logs lines. The client is done
+    when it has nothing to send after the answer to its last request; then its side closes and
+    whatever the server still writes before it exits belongs to the session too."""
+    spec = session.spec
+    answers = spec.get("answers", {})
+    client = ClientModel(mode=spec["mode"], actions=spec["actions"], answers=Answers(
+        elicitation=list(answers["elicitation"]) if "elicitation" in answers else None,
+        sampling=list(answers["sampling"]) if "sampling" in answers else None))
+    log: list[Message] = []
+    with tempfile.TemporaryDirectory(prefix="swap-mcp-") as tmp, \
+            socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(timeout)
+        sock.connect(socket_path)
+        sock.sendall(json.dumps({"stderr": str(Path(tmp) / "stderr")}).encode() + b"\n")
+        wire = _Connection(sock)
+        awaited = None
+
+        def send_all(messages: list[dict]) -> None:
+            nonlocal awaited
+            for message in messages:
+                log.append(Message.from_line("client", "server", wire.send(message)))
+                if "method" in message and "id" in message:
+                    awaited = message["id"]
+
+        try:
+            send_all(client.start())
+            while awaited is not None:
+                line = wire.read_line()
+                if line is None:
+                    raise RecorderError(f"session {session.name!r}: the SDK server closed the connection")
+                log.append(Message.from_line("server", "client", line))
+                message = log[-1].json
+                answered = isinstance(message, dict) and "method" not in message and message.get("id") == awaited
+                sent = client.receive(message)
+                send_all(sent)
+                if answered and not sent:
+                    awaited = None  # the client's program has ended
+            sock.shutdown(socket.SHUT_WR)
+            while (line := wire.read_line()) is not None:
+                log.append(Message.from_line("server", "client", line))
+        except (TimeoutError, socket.timeout):
+            raise RecorderError(f"session {session.name!r}: no answer from the SDK server within {timeout:g} s") from None
+    return Transcript(session.name, session.mode, session.title, normalise_mcp(log))
+
+
+@contextmanager
+def sdk_fixture_servers(root: Path) -> Iterator[str]:
+    """The SDK's fixture server, forked fresh for each connection to the socket yielded."""
+    with tempfile.TemporaryDirectory(prefix="swap-fork-") as tmp:
+        path = str(Path(tmp) / "server.sock")
+        process = subprocess.Popen([sys.executable, str(root / FORK_SERVER), path], stdout=subprocess.PIPE,
+                                   cwd=root)
+        try:
+            assert process.stdout is not None
+            if process.stdout.readline().strip() != b"ready":
+                raise RecorderError("the SDK fixture server did not start")
+            yield path
+        finally:
+            process.terminate()
+            process.wait()
+
+
+def drive_all(root: Path, sessions: list[Session], timeout: float, jobs: int) -> list[Transcript]:
+    """Every client session of ``sessions`` played by the engine's client against the SDK's server."""
+    played = [s for s in sessions if s.mode != "raw"]
+    with sdk_fixture_servers(root) as path, ThreadPoolExecutor(max(1, jobs)) as pool:
+        return list(pool.map(lambda s: drive_sdk_server(s, path, timeout), played))

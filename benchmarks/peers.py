@@ -1,0 +1,119 @@
+"""Benchmarks of the served peers (``agent-loop-sim serve``), each against the SDK's fixture
+served the same way, in alternating pairs (A B A B ...), as ratios with their min-max.
+
+P6  one MCP session over stdio, start-up to exit: `serve mcp` against `conformance/sdk_server.py`
+P7  A2A SendMessage requests per second over HTTP (uvicorn, 32 clients at once): `serve a2a`
+    against the SDK's research agent (`conformance/a2a_sdk_server.py`)
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+
+MCP_PEERS = {"serve mcp": [PY, "-m", "agent_loop_sim", "serve", "mcp"],
+             "the SDK's server": [PY, str(ROOT / "conformance" / "sdk_server.py")]}
+A2A_PEERS = {"serve a2a": [PY, "-m", "agent_loop_sim", "serve", "a2a", "--port", "0"],
+             "the SDK's agent": [PY, str(ROOT / "benchmarks" / "serve_sdk_agent.py")]}
+
+SESSION = [  # a handshake-era session: what a host does when it connects and uses a few things
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 3}}},
+    {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+     "params": {"name": "count", "arguments": {"n": 5}, "_meta": {"progressToken": 4}}},
+    {"jsonrpc": "2.0", "id": 5, "method": "resources/read", "params": {"uri": "docs://readme"}},
+    {"jsonrpc": "2.0", "id": 6, "method": "prompts/get", "params": {"name": "review", "arguments": {"code": "x"}}},
+]
+
+
+def paired(a: Callable[[], float], b: Callable[[], float], pairs: int) -> tuple[list[float], list[float]]:
+    """``pairs`` alternating runs of each (A B A B ...): their figures, in order."""
+    first, second = [], []
+    for _ in range(pairs):
+        first.append(a())
+        second.append(b())
+    return first, second
+
+
+def spread(values: list[float], fmt: str) -> str:
+    return f"{format(statistics.median(values), fmt)} ({format(min(values), fmt)}-{format(max(values), fmt)})"
+
+
+def mcp_session(command: list[str]) -> float:
+    """Start the server, play the session (each request waits for its answer), close, wait for exit."""
+    start = time.perf_counter()
+    server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              cwd=ROOT, text=True)
+    assert server.stdin and server.stdout
+    for message in SESSION:
+        server.stdin.write(json.dumps(message) + "\n")
+        server.stdin.flush()
+        if "id" in message:
+            while json.loads(server.stdout.readline()).get("id") != message["id"]:
+                pass  # progress notifications come first
+    server.stdin.close()
+    server.wait(timeout=30)
+    return time.perf_counter() - start
+
+
+def p6_serve_mcp(pairs: int) -> tuple[str, bool]:
+    ours, sdk = paired(lambda: mcp_session(MCP_PEERS["serve mcp"]), lambda: mcp_session(MCP_PEERS["the SDK's server"]),
+                       pairs)
+    ratios = [s / o for o, s in zip(ours, sdk)]
+    return (f"P6 one MCP session over stdio, start-up to exit: serve mcp {spread([x * 1e3 for x in ours], '.0f')} ms "
+            f"vs the SDK's fixture server {spread([x * 1e3 for x in sdk], '.0f')} ms: serve mcp is "
+            f"{spread(ratios, '.1f')}x faster (median of {pairs} alternating pairs, min-max)", True)
+
+
+async def _load(url: str, requests: int, clients: int) -> float:
+    import httpx
+
+    async def send(client: httpx.AsyncClient, i: int) -> None:
+        body = {"jsonrpc": "2.0", "id": i, "method": "SendMessage", "params": {"message": {
+            "messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": f"summarise document {i}"}]}}}
+        answer = await client.post("/a2a", json=body, headers={"A2A-Version": "1.0"})
+        assert answer.json()["result"]["task"]["status"]["state"] == "TASK_STATE_COMPLETED"
+
+    limiter = asyncio.Semaphore(clients)
+
+    async def limited(client: httpx.AsyncClient, i: int) -> None:
+        async with limiter:
+            await send(client, i)
+
+    async with httpx.AsyncClient(base_url=url, limits=httpx.Limits(max_connections=clients), timeout=60) as client:
+        await asyncio.gather(*(limited(client, i) for i in range(20)))  # warm-up, not timed
+        start = time.perf_counter()
+        await asyncio.gather(*(limited(client, i) for i in range(requests)))
+        return requests / (time.perf_counter() - start)
+
+
+def a2a_rate(command: list[str], requests: int, clients: int = 32) -> float:
+    """Requests per second one served agent sustains (a fresh process; start-up not timed)."""
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT, text=True)
+    try:
+        assert server.stdout
+        return asyncio.run(_load(server.stdout.readline().strip(), requests, clients))
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def p7_serve_a2a(pairs: int, requests: int) -> tuple[str, bool]:
+    ours, sdk = paired(lambda: a2a_rate(A2A_PEERS["serve a2a"], requests),
+                       lambda: a2a_rate(A2A_PEERS["the SDK's agent"], requests), pairs)
+    ratios = [o / s for o, s in zip(ours, sdk)]
+    return (f"P7 A2A SendMessage over HTTP (uvicorn, 32 clients, {requests} requests): serve a2a "
+            f"{spread(ours, ',.0f')} requests/s vs the SDK's agent {spread(sdk, ',.0f')} requests/s: "
+            f"{spread(ratios, '.1f')}x (median of {pairs} alternating pairs, min-max)", True)

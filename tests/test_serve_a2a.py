@@ -1,0 +1,106 @@
+"""``serve a2a`` over real HTTP: bad input and clients that leave never end the process, and 200
+requests at once each get their own answer."""
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+
+from conftest import ROOT
+
+HEADERS = {"A2A-Version": "1.0", "Content-Type": "application/json"}
+
+
+@pytest.fixture
+def peer():
+    server = subprocess.Popen([sys.executable, "-m", "agent_loop_sim", "serve", "a2a", "--port", "0"], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert server.stdout
+    url = server.stdout.readline().decode().strip()
+    assert url.startswith("http://127.0.0.1:")
+    yield url, server
+    server.terminate()
+    server.wait(timeout=30)
+    assert b"Traceback" not in server.stderr.read()
+
+
+def _send(text: str, method: str = "SendMessage", rpc_id: int = 1) -> dict:
+    return {"jsonrpc": "2.0", "id": rpc_id, "method": method,
+            "params": {"message": {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": text}]}}}
+
+
+def test_the_card_with_its_etag_and_a_conditional_get(peer):
+    url, _ = peer
+    card = httpx.get(url + "/.well-known/agent-card.json")
+    assert card.status_code == 200 and card.json()["name"] == "Research agent"
+    again = httpx.get(url + "/.well-known/agent-card.json", headers={"If-None-Match": card.headers["etag"]})
+    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == card.headers["etag"]
+    assert httpx.get(url + "/nowhere").status_code == 404
+    assert httpx.get(url + "/a2a").status_code == 405
+
+
+def test_bad_bodies_get_json_rpc_errors_and_the_process_goes_on(peer):
+    url, server = peer
+    broken = httpx.post(url + "/a2a", content=b'{"jsonrpc": "2.0", "id": 1, "method": "GetTask"', headers=HEADERS)
+    assert broken.json()["error"]["code"] == -32700 and broken.json()["id"] is None
+    not_utf8 = httpx.post(url + "/a2a", content=b"\xc3\x28", headers=HEADERS)
+    assert not_utf8.json()["error"]["code"] == -32603
+    huge = _send("summarise " + "x" * 10_000_000)
+    answer = httpx.post(url + "/a2a", json=huge, headers=HEADERS, timeout=120)
+    assert answer.json()["result"]["task"]["status"]["state"] == "TASK_STATE_COMPLETED"
+    batch = httpx.post(url + "/a2a", json=[_send("hello")], headers=HEADERS)
+    assert batch.status_code == 501 and "not modelled" in batch.text
+    assert httpx.post(url + "/a2a", json=_send("hello"), headers=HEADERS).json()["result"]["message"]
+    assert server.poll() is None
+
+
+def test_clients_that_disconnect_mid_stream(peer):
+    url, server = peer
+    with httpx.Client(base_url=url) as client:
+        with client.stream("POST", "/a2a", json=_send("summarise the notes", "SendStreamingMessage"),
+                           headers=HEADERS) as stream:
+            first = next(stream.iter_lines())  # one event, then the client hangs up
+            assert first.startswith("data: ")
+        parked = client.post("/a2a", json=_send("summarise the meeting"), headers=HEADERS).json()["result"]["task"]
+        subscribe = {"jsonrpc": "2.0", "id": 2, "method": "SubscribeToTask", "params": {"id": parked["id"]}}
+        for _ in range(5):  # a stream the agent keeps open, left by the client each time
+            with client.stream("POST", "/a2a", json=subscribe, headers=HEADERS) as stream:
+                assert json.loads(next(stream.iter_lines())[6:])["result"]["task"]["id"] == parked["id"]
+        stored = client.post("/a2a", json={"jsonrpc": "2.0", "id": 3, "method": "GetTask",
+                                           "params": {"id": parked["id"]}}, headers=HEADERS).json()["result"]
+        assert stored["status"]["state"] == "TASK_STATE_INPUT_REQUIRED"
+    assert server.poll() is None
+
+
+def test_200_concurrent_requests_each_get_their_own_answer(peer):
+    url, server = peer
+
+    async def one(client: httpx.AsyncClient, i: int) -> None:
+        request = _send(f"summarise document {i}", rpc_id=i)
+        if i % 10 == 0:  # some clients leave mid-stream while the others wait for their answers
+            request["method"] = "SendStreamingMessage"
+            async with client.stream("POST", "/a2a", json=request, headers=HEADERS) as stream:
+                async for line in stream.aiter_lines():
+                    assert json.loads(line[6:])["id"] == i
+                    return
+        answer = (await client.post("/a2a", json=request, headers=HEADERS)).json()
+        task = answer["result"]["task"]
+        assert answer["id"] == i
+        assert task["history"][0]["messageId"] == request["params"]["message"]["messageId"]
+        assert task["artifacts"][0]["parts"][0]["text"] == f"Summary of document {i}: "
+
+    async def main() -> None:
+        limits = httpx.Limits(max_connections=200)
+        async with httpx.AsyncClient(base_url=url, limits=limits, timeout=120) as client:
+            await asyncio.gather(*(one(client, i) for i in range(1, 201)))
+
+    # A thread of its own: an earlier test may have left an event loop running in this one.
+    with ThreadPoolExecutor(1) as worker:
+        worker.submit(asyncio.run, main()).result()
+    assert httpx.get(url + "/.well-known/agent-card.json").status_code == 200 and server.poll() is None

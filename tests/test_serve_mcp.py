@@ -1,0 +1,87 @@
+"""``serve mcp`` over real pipes: it answers as the model does, and bad input never ends it early
+or spoils the answers to the lines around it."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conftest import ROOT
+
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+ADD = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 3}}}
+
+
+def _line(message: dict) -> bytes:
+    return json.dumps(message).encode() + b"\n"
+
+
+def _serve(stdin: bytes, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "agent_loop_sim", "serve", "mcp"], input=stdin, cwd=ROOT,
+                          capture_output=True, timeout=timeout)
+
+
+def _answers(done: subprocess.CompletedProcess) -> list[dict]:
+    return [json.loads(line) for line in done.stdout.decode().splitlines()]
+
+
+def _added(answers: list[dict]) -> int:
+    (result,) = [a["result"] for a in answers if a.get("id") == 2]
+    return result["structuredContent"]["result"]
+
+
+def test_a_session_is_answered_and_eof_ends_it_cleanly():
+    done = _serve(_line(INIT) + _line({"jsonrpc": "2.0", "method": "notifications/initialized"}) + _line(ADD))
+    assert done.returncode == 0 and done.stderr == b""
+    assert [a["id"] for a in _answers(done)] == [1, 2]
+    assert _added(_answers(done)) == 5
+
+
+def test_a_half_line_then_eof():
+    done = _serve(_line(INIT) + b'{"jsonrpc": "2.0", "id": 2, "method": "tools/ca')
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    assert [a["id"] for a in _answers(done)] == [1]  # the half line is not JSON: dropped, as the SDK drops it
+
+
+def test_a_last_line_without_its_newline_still_counts():
+    done = _serve(_line(INIT) + json.dumps(ADD).encode())
+    assert done.returncode == 0 and _added(_answers(done)) == 5
+
+
+def test_a_10_mb_line_between_two_requests():
+    huge = {"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+            "params": {"name": "fail", "arguments": {"reason": "x" * 10_000_000}}}
+    done = _serve(_line(INIT) + _line(huge) + _line(ADD))
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    answers = _answers(done)
+    assert [a["id"] for a in answers] == [1, 9, 2]
+    assert answers[1]["result"]["isError"] is True and _added(answers) == 5
+
+
+def test_invalid_utf8_is_a_line_that_is_not_json():
+    done = _serve(_line(INIT) + b'{"jsonrpc": "2.0", "id": 7, "method": "ping"\xff\xfe}\n' + b"\xc3\x28\n" + _line(ADD))
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    assert [a["id"] for a in _answers(done)] == [1, 2] and _added(_answers(done)) == 5
+
+
+def test_a_client_that_disconnects_mid_stream():
+    """The client stops reading (closes the server's stdout) while the server still has lines to
+    write: the server ends quietly, without a traceback, instead of hanging or crashing loudly."""
+    server = subprocess.Popen([sys.executable, "-m", "agent_loop_sim", "serve", "mcp"], cwd=ROOT,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert server.stdin and server.stdout
+    server.stdin.write(_line(INIT))
+    server.stdin.flush()
+    assert json.loads(server.stdout.readline())["id"] == 1
+    server.stdout.close()  # the client goes away mid-session
+    listing = {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}
+    try:
+        for _ in range(200):
+            server.stdin.write(_line(listing))
+        server.stdin.close()
+    except BrokenPipeError:
+        pass  # the server already left: that is the point
+    server.wait(timeout=30)
+    assert server.returncode == 0
+    assert b"Traceback" not in server.stderr.read()
