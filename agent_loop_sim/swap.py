@@ -28,7 +28,7 @@ from typing import Iterator
 
 from .errors import RecorderError
 from .normalise import normalise_mcp
-from .protocols.mcp import Answers, ClientModel
+from .protocols.mcp.session import client_for
 from .scenarios import Session
 from .transcript import Message, Transcript
 
@@ -73,11 +73,7 @@ def drive_sdk_server(session: Session, socket_path: str, timeout: float) -> Tran
     Each message is logged as it crosses, as the recorder's tee logs lines. The client is done
     when it has nothing to send after the answer to its last request; then its side closes and
     whatever the server still writes before it exits belongs to the session too."""
-    spec = session.spec
-    answers = spec.get("answers", {})
-    client = ClientModel(mode=spec["mode"], actions=spec["actions"], answers=Answers(
-        elicitation=list(answers["elicitation"]) if "elicitation" in answers else None,
-        sampling=list(answers["sampling"]) if "sampling" in answers else None))
+    client = client_for(session.spec)
     log: list[Message] = []
     with tempfile.TemporaryDirectory(prefix="swap-mcp-") as tmp, \
             socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:

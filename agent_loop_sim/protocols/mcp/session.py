@@ -58,6 +58,11 @@ def run_session(session: Session, definition: ServerDefinition) -> list[Message]
     server = ServerConnection(definition)
     if spec["mode"] == "raw":
         return play_raw(spec["lines"], server)
+    return play_client(client_for(spec), server)
+
+
+def client_for(spec: dict[str, Any]) -> ClientModel:
+    """The SDK client a (non-raw) scenario session configures: its mode, actions, callbacks, options."""
     answers = spec.get("answers", {})
     client = ClientModel(
         mode=spec["mode"],
@@ -73,4 +78,4 @@ def run_session(session: Session, definition: ServerDefinition) -> list[Message]
     )
     if "client_info" in spec:
         client.client_info = {k: spec["client_info"][k] for k in ("name", "version")}
-    return play_client(client, server)
+    return client
