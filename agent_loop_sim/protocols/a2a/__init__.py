@@ -21,6 +21,7 @@ from .card import AgentCard, Skill
 from .errors import ERROR_KINDS, A2AError
 from .http import HttpRequest, HttpResponse
 from .orchestrator import Orchestrator
+from .releases import A2A_RELEASES
 from .research import RESEARCH_AGENT, RESEARCH_CARD
 from .script import Script
 from .session import exchange, run_session
@@ -52,4 +53,5 @@ FAMILY = Family(
                 "`<id-2>`, … in order of first appearance in the session; every timestamp becomes "
                 "`<time>`; object keys are sorted.",
     rule_tables=task_rules,
+    releases=A2A_RELEASES,
 )

@@ -20,6 +20,7 @@ from .card import WELL_KNOWN_PATH, AgentCard, serve_card
 from .errors import A2AError, JsonRpcError, error_response, result_response
 from .http import HttpRequest, HttpResponse, header
 from .ids import Clock, IdSource
+from .releases import BOOLEAN_ID_REFUSED
 from .request_handler import RequestHandler, StreamHangs
 from .script import Script
 from .version import is_supported, refusal_message, requested_version
@@ -47,9 +48,11 @@ class Agent:
     ``handle`` answers one HTTP request; the agent keeps its task store between requests.
     """
 
-    def __init__(self, card: AgentCard, script: Script, ids: IdSource | None = None, clock: Clock | None = None) -> None:
+    def __init__(self, card: AgentCard, script: Script, ids: IdSource | None = None, clock: Clock | None = None,
+                 rules: frozenset[str] = frozenset()) -> None:
         self.card = card
-        self.handler = RequestHandler(card, script, ids or IdSource("agent"), clock or Clock())
+        self.rules = rules  # the wire changes of the SDK release spoken (`releases`)
+        self.handler = RequestHandler(card, script, ids or IdSource("agent"), clock or Clock(), rules)
 
     @property
     def tasks(self) -> dict[str, dict[str, Any]]:
@@ -70,11 +73,14 @@ class Agent:
     def _jsonrpc(self, request: HttpRequest) -> HttpResponse:
         body = request.body
         request_id = body.get("id") if isinstance(body, dict) else None
-        if not isinstance(request_id, (str, int)):
+        boolean_id_refused = BOOLEAN_ID_REFUSED in self.rules and isinstance(request_id, bool)
+        if not isinstance(request_id, (str, int)) or boolean_id_refused:
             request_id = None
         try:
             if not isinstance(body, dict) or body.get("jsonrpc") != "2.0" or not isinstance(body.get("method"), str):
                 raise NotModelled("a request that is not a JSON-RPC 2.0 request object")
+            if boolean_id_refused:
+                raise A2AError("InvalidRequestError", "Invalid request: id must be a string, integer, or null")
             method = body["method"]
             if method not in METHODS:
                 raise JsonRpcError(-32601, "Method not found")

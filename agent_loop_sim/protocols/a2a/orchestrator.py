@@ -93,7 +93,7 @@ class Orchestrator:
             return self._card_request(step)
         method = step.get("method") or ("SendStreamingMessage" if step.get("stream") else "SendMessage"
                                         if step["op"] == "send" else STEP_METHODS[step["op"]])
-        body: dict[str, Any] = {"jsonrpc": "2.0", "id": self.next_rpc_id, "method": method}
+        body: dict[str, Any] = {"jsonrpc": "2.0", "id": step.get("jsonrpc_id", self.next_rpc_id), "method": method}
         self.next_rpc_id += 1
         params = self._params(step)
         if params is not None:

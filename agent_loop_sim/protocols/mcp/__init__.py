@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ...normalise import normalise_mcp
 from ..family import Family, FixtureServer
+from ..releases import Releases
 from . import scenario
 from .client import Answers, ClientModel
 from .definition import ServerDefinition, Tool
@@ -42,8 +43,13 @@ __all__ = [
 ]
 
 
-def run_session(session: "Session", definition: ServerDefinition = FIXTURE_SERVER) -> list["Message"]:
+MCP_RELEASES = Releases(package="mcp", versions=("2.3.0",))
+
+
+def run_session(session: "Session", definition: ServerDefinition = FIXTURE_SERVER,
+                release: str | None = None) -> list["Message"]:
     """Play one MCP scenario session against ``definition`` (the fixture server by default)."""
+    MCP_RELEASES.check(release)
     return _run_with(session, definition)
 
 
@@ -75,4 +81,5 @@ FAMILY = Family(
         "raw": "lines written by hand to the server, no SDK client",
     },
     rule_tables=era_rules,
+    releases=MCP_RELEASES,
 )
