@@ -1,0 +1,95 @@
+"""The engine speaks each SDK release: both releases' recordings, the release parameter, and
+flips of one release-specific rule that the check must catch for that release only."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from agent_loop_sim import engine, scenarios
+from agent_loop_sim.check import build_report
+from agent_loop_sim.project import Project
+from agent_loop_sim.protocols import FAMILIES
+from agent_loop_sim.protocols.a2a import session as a2a_session
+from agent_loop_sim.protocols.a2a.releases import A2A_RELEASES, BOOLEAN_ID_REFUSED, FAILED_STATUS_STAMPED
+from agent_loop_sim.recording import load_recording
+from conftest import ROOT, run_cli
+
+PROJECT = Project(ROOT)
+PINNED, NEWER = ("a2a", "1.2.2"), ("a2a", "1.3.0")
+#: where each change shows (session, JSON path) in the committed recordings
+SHOWN_AT = {BOOLEAN_ID_REFUSED: ("a2a_release_boolean_ids", "$.error"),
+            FAILED_STATUS_STAMPED: ("a2a_release_failed_status", "$.result.status.timestamp")}
+
+
+def _problems(release: tuple[str, str]) -> list[str]:
+    return build_report(PROJECT, release=release).problems
+
+
+def test_both_releases_are_recorded_for_every_a2a_scenario_file():
+    for file in PROJECT.scenario_files():
+        if file.family != "a2a":
+            continue
+        for version in A2A_RELEASES.versions:
+            recording = load_recording(str(PROJECT.recording_path(file, version)))
+            assert recording.sdk == {"package": "a2a-sdk", "version": version}
+            assert [t.name for t in recording.sessions] == [s.name for s in file.sessions]
+
+
+def test_the_engine_equals_both_releases_on_every_committed_session():
+    assert _problems(PINNED) == [] and _problems(NEWER) == []
+    assert build_report(PROJECT).problems == []  # the default: every family's pinned release
+
+
+def test_the_rules_come_from_the_table_of_changes():
+    assert A2A_RELEASES.rules() == A2A_RELEASES.rules("1.2.2") == frozenset()
+    assert A2A_RELEASES.rules("1.3.0") == {BOOLEAN_ID_REFUSED, FAILED_STATUS_STAMPED}
+    assert FAMILIES["a2a"].releases is A2A_RELEASES
+
+
+@pytest.mark.parametrize("key", sorted(SHOWN_AT))
+def test_a_rule_taken_from_the_newer_release_fails_that_release_only(monkeypatch, key):
+    flipped = dataclasses.replace(A2A_RELEASES, changes=tuple(
+        dataclasses.replace(c, since="9.0.0") if c.key == key else c for c in A2A_RELEASES.changes))
+    monkeypatch.setattr(a2a_session, "A2A_RELEASES", flipped)
+    assert _problems(PINNED) == []
+    problems = _problems(NEWER)
+    session, path = SHOWN_AT[key]
+    assert problems and all(p.startswith("recordings/a2a-sdk-1.3.0/") for p in problems)
+    assert any(f"session {session!r}" in p and path in p for p in problems), problems
+
+
+@pytest.mark.parametrize("key", sorted(SHOWN_AT))
+def test_a_rule_given_to_the_pinned_release_fails_that_release_only(monkeypatch, key):
+    flipped = dataclasses.replace(A2A_RELEASES, changes=tuple(
+        dataclasses.replace(c, since="1.2.2") if c.key == key else c for c in A2A_RELEASES.changes))
+    monkeypatch.setattr(a2a_session, "A2A_RELEASES", flipped)
+    assert _problems(NEWER) == []
+    problems = _problems(PINNED)
+    session, path = SHOWN_AT[key]
+    assert problems and all(p.startswith("recordings/a2a_sdk_exchanges") for p in problems)
+    assert any(f"session {session!r}" in p and path in p for p in problems), problems
+
+
+def test_run_speaks_the_release_it_is_given():
+    file = scenarios.load(ROOT / "scenarios" / "a2a_releases.json")
+    session = file.session("a2a_release_boolean_id_stream")
+    pinned, newer = engine.run_session(session), engine.run_session(session, release="1.3.0")
+    assert pinned.messages[1].sse and pinned.messages[1].json["id"] is True
+    assert not newer.messages[1].sse and newer.messages[1].json["error"]["code"] == -32600
+    assert engine.run_session(session, release="1.2.2").to_dict() == pinned.to_dict()
+
+
+def test_an_unknown_release_is_one_line_and_exit_2():
+    for args in (["run", "scenarios/a2a_releases.json", "--release", "9.9.9"],
+                 ["check", "scenarios/a2a.json", "--release", "9.9.9"]):
+        done = run_cli(*args)
+        assert done.returncode == 2 and done.stdout == ""
+        assert len(done.stderr.strip().splitlines()) == 1 and "9.9.9" in done.stderr, done.stderr
+
+
+def test_check_compares_the_engine_with_both_releases():
+    done = run_cli("check", "scenarios/a2a_releases.json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "same recordings/a2a_sdk_exchanges_releases.json" in done.stdout
+    assert "same recordings/a2a-sdk-1.3.0/a2a_sdk_exchanges_releases.json: engine (a2a-sdk 1.3.0)" in done.stdout
