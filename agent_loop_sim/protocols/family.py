@@ -45,7 +45,9 @@ class Family:
     name: str                       #: as scenario and recording files spell it: ``mcp``
     title: str                      #: as prose spells it: ``MCP``
     parties: tuple[str, str]        #: who talks: (the side the scenario drives, its peer)
-    run_session: Callable[..., list["Message"]]  #: the model: a session (and ``release=``) in, its messages out
+    #: the model: a session in, its messages out; ``release=`` names the SDK release it speaks,
+    #: ``rules=`` puts a set of its `releases` wire changes in effect instead
+    run_session: Callable[..., list["Message"]]
     normalise: Callable[[list["Message"]], list["Message"]]  #: the normal form both sides are compared in
     scenario: ModuleType            #: ``SESSION_FIELDS`` and ``validate(raw, path)`` for its sessions
     recorder: str                   #: the live recorder, relative to the checkout

@@ -34,18 +34,20 @@ def exchange(orchestrator: Orchestrator, agent: Agent) -> list[Message]:
     return out
 
 
-def run_spec(spec: dict[str, Any], where: list[str | int] | None = None, release: str | None = None) -> list[Message]:
+def run_spec(spec: dict[str, Any], where: list[str | int] | None = None, release: str | None = None,
+             rules: frozenset[str] | None = None) -> list[Message]:
     """Play a session's steps against the research agent of the fixture, served by ``release``
-    of the SDK (`releases.A2A_RELEASES`; the pinned one by default)."""
-    agent = Agent(RESEARCH_CARD, RESEARCH_AGENT, rules=A2A_RELEASES.rules(release))
+    of the SDK (`releases.A2A_RELEASES`; the pinned one by default), or with the wire changes
+    ``rules`` in effect (the release page asks which change makes which difference)."""
+    agent = Agent(RESEARCH_CARD, RESEARCH_AGENT, rules=A2A_RELEASES.rules(release) if rules is None else rules)
     orchestrator = Orchestrator(spec["steps"], RESEARCH_CARD.base_url, RESEARCH_CARD.rpc_path, where=where)
     return exchange(orchestrator, agent)
 
 
-def run_session(session: Any, release: str | None = None) -> list[Message]:
+def run_session(session: Any, release: str | None = None, rules: frozenset[str] | None = None) -> list[Message]:
     """The messages of a validated scenario session (``agent_loop_sim.scenarios.Session``)."""
     try:
-        return run_spec(session.spec, release=release)
+        return run_spec(session.spec, release=release, rules=rules)
     except InputError as exc:
         raise exc.within(file=session.source or None, session=session.name) from None
     except (NotModelled, StreamHangs) as exc:

@@ -47,9 +47,13 @@ MCP_RELEASES = Releases(package="mcp", versions=("2.3.0",))
 
 
 def run_session(session: "Session", definition: ServerDefinition = FIXTURE_SERVER,
-                release: str | None = None) -> list["Message"]:
-    """Play one MCP scenario session against ``definition`` (the fixture server by default)."""
+                release: str | None = None, rules: frozenset[str] | None = None) -> list["Message"]:
+    """Play one MCP scenario session against ``definition`` (the fixture server by default).
+
+    One release is modelled (`MCP_RELEASES`), so there are no wire changes to put in effect."""
     MCP_RELEASES.check(release)
+    if rules:
+        raise ValueError(f"mcp has no release-specific rules, not {sorted(rules)}")
     return _run_with(session, definition)
 
 
