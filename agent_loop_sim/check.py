@@ -212,6 +212,17 @@ def default_engine() -> Engine:
     return engine.run_session
 
 
+def load_engine(spec: str) -> Engine:
+    """Another engine, named ``module:function`` (the tests use fakes); bad names are an `InputError`."""
+    import importlib
+
+    module, _, attr = spec.partition(":")
+    try:
+        return getattr(importlib.import_module(module), attr or "run_session")
+    except (ImportError, AttributeError) as exc:
+        raise InputError(f"AGENT_LOOP_SIM_ENGINE={spec}: {exc}") from None
+
+
 def build_report(project: Project, run_session: Engine | None = None,
                  files: list[ScenarioFile] | None = None, release: tuple[str, str] | None = None) -> Report:
     """Run the engine on every session of ``files`` (by default, every scenario file of the

@@ -87,7 +87,7 @@ def parse_session(raw: Any, index: int, source: str) -> Session:
 
 
 def load(path: str | Path) -> ScenarioFile:
-    """Load and validate one scenario file; any problem is an :class:`InputError` naming where."""
+    """Load and validate one scenario file; any problem is an `InputError` naming where."""
     source = str(path)
     data = load_json(path)
     try:

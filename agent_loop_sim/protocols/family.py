@@ -1,6 +1,6 @@
 """What the project knows about one protocol family, in one object.
 
-Every protocol package (``protocols/<family>/``) exports one :class:`Family` as ``FAMILY``: its
+Every protocol package (``protocols/<family>/``) exports one `Family` as ``FAMILY``: its
 model, its scenario schema, its normal form, its recorder, the rule tables the site draws, and
 the words the site uses for it. Nothing outside the package needs to know more.
 """

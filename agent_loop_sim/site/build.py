@@ -1,18 +1,19 @@
 """From a checkout to the site's pages: compare, check the findings, render, or refuse.
 
-:func:`render_site` does everything in memory and reports problems instead of raising, so the
+`render_site` does everything in memory and reports problems instead of raising, so the
 MkDocs hook can turn them into one ``PluginError`` before anything is written, and the command
-line (:func:`build_pages`) can print them and write nothing.
+line (`build_pages`) can print them and write nothing.
 """
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..check import Engine, Report, build_report
+from ..check import Engine, Report, build_report, load_engine
 from ..jsonio import write_atomic
 from ..project import Project
 from .badge import conformance_badge
@@ -127,6 +128,28 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     return site
 
 
+def render_checkout(root: Path, engine_spec: str = "", directory_urls: bool = True) -> Site:
+    """`render_site` for the checkout at ``root``, with the engine ``module:function`` names, if any."""
+    return render_site(Project(root), run_session=load_engine(engine_spec) if engine_spec else None,
+                       directory_urls=directory_urls)
+
+
+def keep_pages(site: Site, folder: Path, touch_all: bool = False) -> list[str]:
+    """Keep every page in ``folder``, rewriting only those whose content changed; ``touch_all``
+    marks all as changed (every page carries the navigation, so a new nav changes them all).
+    Returns the pages' paths, relative to ``folder``."""
+    for path, content in site.pages.items():
+        if not write_atomic(folder / path, content, only_if_changed=True) and touch_all:
+            os.utime(folder / path)
+    return list(site.pages)
+
+
+def summary(site: Site) -> str:
+    report = site.report
+    return (f"conformance: {report.passed}/{len(report.sessions)} sessions, {report.message_count} messages, "
+            f"{len(site.pages)} generated files")
+
+
 def write_pages(site: Site, outdir: Path) -> list[Path]:
     """Write every page under ``outdir`` (each file atomically); returns the paths written."""
     written = []
@@ -149,7 +172,7 @@ def build_pages(project: Project, outdir: Path, run_session: Engine | None = Non
     """``python -m agent_loop_sim site OUTDIR``: the check and the Markdown pages, without MkDocs.
 
     When the engine and the recordings differ (or a recording, a finding or a fixture server is
-    not as it should be) the problems go to stderr, nothing is written, and :class:`SiteRefused`
+    not as it should be) the problems go to stderr, nothing is written, and `SiteRefused`
     says which exit status to give: 1, or 2 when a recording or scenario file cannot be read.
     """
     site = render_site(project, run_session)

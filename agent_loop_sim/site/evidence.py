@@ -17,13 +17,13 @@ import re
 from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
+from ..compare import MISSING, show
 from ..errors import InputError
 from ..jsonio import json_path
 from ..schema import Field, check_object
 from ..transcript import Message, Transcript
 from .markdown import code, json_value
 
-MISSING: Any = object()
 
 KINDS = {
     "observation": "What the recordings showed",
@@ -34,7 +34,7 @@ _STEP = re.compile(r'\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\
 
 
 def parse_path(path: str) -> list[str | int]:
-    """``$.a[0]["b/c"]`` -> ``["a", 0, "b/c"]``; the inverse of :func:`agent_loop_sim.jsonio.json_path`."""
+    """``$.a[0]["b/c"]`` -> ``["a", 0, "b/c"]``; the inverse of `agent_loop_sim.jsonio.json_path`."""
     if not path.startswith("$"):
         raise ValueError(f"a JSON path starts with '$': {path!r}")
     parts: list[str | int] = []
@@ -50,7 +50,7 @@ def parse_path(path: str) -> list[str | int]:
 
 
 def resolve(value: Any, path: str) -> Any:
-    """The value at ``path``, or :data:`MISSING`."""
+    """The value at ``path``, or `MISSING`."""
     for part in parse_path(path):
         if isinstance(part, int) and isinstance(value, list) and 0 <= part < len(value):
             value = value[part]
@@ -91,7 +91,7 @@ def json_at(rec: Recorded, session: str, n: int, path: str) -> Any:
 
 
 def _shown(value: Any) -> str:
-    return "(absent)" if value is MISSING else json.dumps(value, ensure_ascii=False)
+    return show(value, limit=10_000)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 side, and the findings.
 
 Pages are plain functions of the report; they never run the engine or read a file. Where a page
-lives is decided here (:func:`session_page` and friends) and links are made relative, so the
+lives is decided here (`session_page` and friends) and links are made relative, so the
 Markdown reads the same under MkDocs and anywhere else.
 """
 from __future__ import annotations
@@ -15,10 +15,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..check import RecordingResult, Report, SessionResult
+from ..compare import MISSING
 from ..protocols import FAMILIES, Code, RuleTable
 from ..transcript import Message, Transcript
 from .evidence import KINDS, Finding, FindingResult
-from .markdown import code, compact_json, fence, indent, pretty_json, table, text, title, visible
+from .markdown import code, compact_json, fence, indent, json_value, pretty_json, table, text, title, visible
 
 # Sessions named <prefix>_<scenario>: the same scenario played in different MCP eras.
 ERA_PREFIXES = ("legacy", "modern", "auto")
@@ -318,12 +319,7 @@ def _difference_lines(page: str, s: SessionResult, differences: list) -> list[st
 
 
 def _value(value: Any) -> str:
-    from ..compare import MISSING
-
-    if value is MISSING:
-        return "nothing"
-    shown = compact_json(value)
-    return code(shown if len(shown) <= 200 else shown[:199] + "…")
+    return "nothing" if value is MISSING else json_value(value, 200)
 
 
 def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str:

@@ -1,7 +1,7 @@
 """The SDK's ``Client`` as a sans-IO state machine, driven by a scenario's actions.
 
 The client's *program* is a generator: it yields each message it sends and is sent the
-answer to each request. Around it, :class:`ClientModel` answers the server's own requests
+answer to each request. Around it, `ClientModel` answers the server's own requests
 (elicitation, sampling) from the scenario's scripted answers, as the SDK calls the
 application's callbacks. What the SDK adds by itself is modelled here, not scripted:
 
@@ -53,7 +53,7 @@ class Answers:
         return caps
 
     def answer(self, method: str) -> dict[str, Any]:
-        """The scripted answer, or :class:`NotSupported` when the client has no such callback."""
+        """The scripted answer, or `NotSupported` when the client has no such callback."""
         kind = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling"}[method]
         left = getattr(self, kind)
         if left is None:
@@ -154,7 +154,7 @@ class ClientModel:
                 pass  # the application sees an MCPError and goes on
 
     def _request(self, method: str, params: dict[str, Any] | None = None, progress: bool = False) -> Program:
-        """Send one request and return its result (or raise :class:`RequestFailed`)."""
+        """Send one request and return its result (or raise `RequestFailed`)."""
         request_id = next(self._ids)
         if self.version is not None:
             params = wire_for(self.version).envelope(params, self.version, CLIENT_INFO, self.answers.capabilities())

@@ -101,7 +101,7 @@ def transition(era: Era, method: str, params: Mapping[str, Any] | None) -> tuple
 
 
 def era_rules() -> list[RuleTable]:
-    """:data:`ERA_TRANSITIONS` as the site draws it."""
+    """`ERA_TRANSITIONS` as the site draws it."""
     return [RuleTable(
         "The era of a connection",
         "The engine's rule, drawn from its table (`ERA_TRANSITIONS`): what the server does with a "

@@ -63,10 +63,10 @@ class _SuspendedCall:
 class ServerConnection:
     """One stdio connection to an ``MCPServer`` serving ``definition``.
 
-    State: the connection's era (:data:`.eras.ERA_TRANSITIONS`), the negotiated handshake
+    State: the connection's era (`eras.ERA_TRANSITIONS`), the negotiated handshake
     revision and whether ``initialize`` succeeded, the tool calls waiting for the client's answer
-    to a server request, and the open ``subscriptions/listen`` streams. :meth:`receive` takes a
-    line, :meth:`close` is the client closing its side; both return what the server writes.
+    to a server request, and the open ``subscriptions/listen`` streams. `receive` takes a
+    line, `close` is the client closing its side; both return what the server writes.
     """
 
     definition: ServerDefinition
@@ -84,7 +84,7 @@ class ServerConnection:
         return self.receive_decoded(jsonrpc.parse_line(line))
 
     def receive_decoded(self, message: jsonrpc.Incoming | None) -> Outgoing:
-        """The same, for a line already decoded and classified (:func:`jsonrpc.classify`)."""
+        """The same, for a line already decoded and classified (`jsonrpc.classify`)."""
         if self.era is Era.UNDECIDED and not isinstance(message, Request):
             # Frames ahead of the first request are replayed once the era is known; past the
             # limit they are dropped, and a line that is no message is dropped anyway.
