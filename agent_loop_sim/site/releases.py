@@ -131,10 +131,12 @@ def _render_one(ctx: Context, c: ReleaseComparison, page: str) -> list[str]:
             out += [f"#### {text(pair.name)}, message {n if n is not None else '(session)'}", "",
                     f"{_session_link(ctx, page, pair)}: {text(pair.title)}. Differing JSON paths: "
                     + ", ".join(f"{code(p)} ({_values(pair, n, p)})" for p in paths), "",
-                    '<div class="grid" markdown>', "",
+                    # One grid cell per release (md_in_html): the two messages side by side.
+                    '<div class="grid" markdown>', "", '<div markdown>', "",
                     highlighted(_message(pair.pinned, n), paths, f"{package} {pinned}"), "",
+                    "</div>", "", '<div markdown>', "",
                     highlighted(_message(pair.other, n), paths, f"{package} {other}"), "",
-                    "</div>", ""]
+                    "</div>", "", "</div>", ""]
     return out
 
 
