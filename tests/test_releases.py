@@ -93,3 +93,10 @@ def test_check_compares_the_engine_with_both_releases():
     assert done.returncode == 0, done.stdout + done.stderr
     assert "same recordings/a2a_sdk_exchanges_releases.json" in done.stdout
     assert "same recordings/a2a-sdk-1.3.0/a2a_sdk_exchanges_releases.json: engine (a2a-sdk 1.3.0)" in done.stdout
+
+
+def test_recording_a_release_without_its_environment_is_one_line_and_exit_1(project_copy):
+    done = run_cli("record", "--check", "scenarios/a2a_releases.json", "--release", "1.3.0", cwd=project_copy)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.strip() == ("recording failed: releases/a2a-sdk-1.3.0/.venv/bin/python is missing: "
+                                   "`make setup` builds the environment that (a2a-sdk 1.3.0) is recorded with")
