@@ -100,7 +100,7 @@ def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
     python = project.release_python(file.family, release)
     if python is not None and not python.exists():
         raise RecorderError(f"{project.relative(python)} is missing: `make setup` builds the environment "
-                            f"that{_label((file.family, release or ''))} is recorded with")
+                            f"that {_label((file.family, release or ''))[2:-1]} is recorded with")
     command = [str(python or sys.executable), str(script), file.path, "--timeout", str(timeout), "--jobs", str(jobs)]
     done = subprocess.run(command, capture_output=True, text=True, cwd=project.root)
     if done.returncode != 0:

@@ -99,4 +99,4 @@ def test_recording_a_release_without_its_environment_is_one_line_and_exit_1(proj
     done = run_cli("record", "--check", "scenarios/a2a_releases.json", "--release", "1.3.0", cwd=project_copy)
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.strip() == ("recording failed: releases/a2a-sdk-1.3.0/.venv/bin/python is missing: "
-                                   "`make setup` builds the environment that (a2a-sdk 1.3.0) is recorded with")
+                                   "`make setup` builds the environment that a2a-sdk 1.3.0 is recorded with")
