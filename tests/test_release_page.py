@@ -94,3 +94,17 @@ def test_the_site_refuses_a_release_recording_the_engine_does_not_say(tmp_path):
 ])
 def test_json_lines_are_json_dumps_indent_2(value):
     assert "\n".join(t for t, _ in json_lines(value)) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def test_the_mcp_page_lists_every_scenario_and_every_differing_message():
+    comparison = compare_release(PROJECT, "mcp", "2.2.0")
+    assert comparison.problems == []
+    page = render_releases(Context(build_report(PROJECT), []), [comparison], "mcp")
+    names = [s.name for f in PROJECT.scenario_files() if f.family == "mcp" for s in f.sessions]
+    for name in names:
+        assert f"| [{name.replace('_', chr(92) + '_')}](sessions/{name}.md) | `scenarios/" in page, name
+    rows = set(re.findall(r"^\| \[(\S+?)\]\(sessions/\S+\.md\) \| (\d+) \| (.+) \|$", page, re.M))
+    for pair in comparison.sessions:
+        for n in pair.messages():
+            paths = [d.path for d in pair.differences if d.message == n]
+            assert (pair.name.replace("_", "\\_"), str(n), ", ".join(f"`{p}`" for p in paths)) in rows, (pair.name, n)

@@ -100,3 +100,32 @@ def test_recording_a_release_without_its_environment_is_one_line_and_exit_1(proj
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.strip() == ("recording failed: releases/a2a-sdk-1.3.0/.venv/bin/python is missing: "
                                    "`make setup` builds the environment that a2a-sdk 1.3.0 is recorded with")
+
+
+# --- mcp: the pinned 2.3.0 beside the older 2.2.0 ------------------------------------------
+
+import agent_loop_sim.protocols.mcp as mcp_package  # noqa: E402
+from agent_loop_sim.protocols.mcp.releases import (EMPTY_EXPERIMENTAL_OMITTED, EMPTY_META_OMITTED,  # noqa: E402
+                                                   MCP_RELEASES)
+
+MCP_SHOWN_AT = {EMPTY_META_OMITTED: ("legacy_tour", "$.params._meta"),
+                EMPTY_EXPERIMENTAL_OMITTED: ("legacy_tour", "$.result.capabilities.experimental")}
+
+
+def test_the_engine_equals_both_mcp_releases_on_every_committed_session():
+    assert _problems(("mcp", "2.3.0")) == [] and _problems(("mcp", "2.2.0")) == []
+    assert MCP_RELEASES.rules("2.2.0") == frozenset() and MCP_RELEASES.rules() == set(MCP_SHOWN_AT)
+
+
+@pytest.mark.parametrize("key", sorted(MCP_SHOWN_AT))
+@pytest.mark.parametrize("since, broken, intact", [("9.0.0", "2.3.0", "2.2.0"), ("2.2.0", "2.2.0", "2.3.0")])
+def test_an_mcp_rule_flipped_for_one_release_fails_that_release_only(monkeypatch, key, since, broken, intact):
+    flipped = dataclasses.replace(MCP_RELEASES, changes=tuple(
+        dataclasses.replace(c, since=since) if c.key == key else c for c in MCP_RELEASES.changes))
+    monkeypatch.setattr(mcp_package, "MCP_RELEASES", flipped)
+    assert _problems(("mcp", intact)) == []
+    problems = _problems(("mcp", broken))
+    folder = "recordings/mcp-2.2.0/" if broken == "2.2.0" else "recordings/sdk_exchanges"
+    session, path = MCP_SHOWN_AT[key]
+    assert problems and all(p.startswith(folder) for p in problems)
+    assert any(f"session {session!r}" in p and path in p for p in problems), problems[:3]

@@ -25,8 +25,8 @@ class WireChange:
 
     key: str          #: what the model tests for: ``"boolean_id_refused"``
     since: str        #: the first release that has it
-    entry: str        #: the changelog entry, word for word
-    url: str          #: the upstream pull request the entry links to
+    entry: str        #: the changelog entry, word for word (the issue's title, where the package ships no changelog)
+    url: str          #: the upstream pull request or issue the entry links to
     effect: str       #: what it changes on the wire, in one sentence
 
 
@@ -37,7 +37,7 @@ class Releases:
     package: str                       #: the package index name: ``a2a-sdk``
     versions: tuple[str, ...]          #: the pinned release first, then the others
     changes: tuple[WireChange, ...] = ()
-    changelog: str = ""                #: the upstream changelog, for the site's links
+    changelog: str = ""                #: the upstream changelog or release notes, for the site's links
 
     @property
     def pinned(self) -> str:

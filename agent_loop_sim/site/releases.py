@@ -20,6 +20,9 @@ from .markdown import code, fence, table, text
 from .pages import Context, family_name, link
 
 
+SIDE_BY_SIDE = 12  #: message pairs drawn in full per change; a table lists them all
+
+
 def releases_page(family: str) -> str:
     return f"{family}/releases.md"
 
@@ -111,9 +114,9 @@ def _render_one(ctx: Context, c: ReleaseComparison, page: str) -> list[str]:
            f"Each difference below is given its cause by the model: played with {text(pinned)}'s rules and "
            "one wire change put in effect, the engine brings about exactly the differences listed under "
            "that change. The build refuses a difference no change explains, and a change no session shows. "
-           f"Changelog: [{text(package)} {text(other)}]({c.releases.changelog}).", "",
+           f"Release notes: [{text(package)}]({c.releases.changelog}).", "",
            "### Wire changes", "",
-           table(["Change", "Since", "Changelog entry", "What changes on the wire", "Sessions"], [
+           table(["Change", "Since", "Announced in", "What changes on the wire", "Sessions"], [
                [f"[{code(ch.key)}](#{change_anchor(ch.key)})", text(ch.since), f"[{text(ch.entry)}]({ch.url})",
                 text(ch.effect), str(len({p.name for p, _, _ in c.shown_by(ch.key)}))]
                for ch in c.changes]), "",
@@ -126,8 +129,15 @@ def _render_one(ctx: Context, c: ReleaseComparison, page: str) -> list[str]:
     for ch in c.changes:
         out += [f"### {text(ch.entry)} {{#{change_anchor(ch.key)}}}", "",
                 f"{text(ch.effect)}. Since {text(package)} {text(ch.since)}: "
-                f"[changelog entry]({ch.url}), [{text(package)} changelog]({c.releases.changelog}).", ""]
-        for pair, n, paths in c.shown_by(ch.key):
+                f"[the upstream entry]({ch.url}), [{text(package)} release notes]({c.releases.changelog}).", ""]
+        places = c.shown_by(ch.key)
+        if len(places) > SIDE_BY_SIDE:
+            out += [f"It shows in {len(places)} messages; the first {SIDE_BY_SIDE} are side by side below, "
+                    "and this table lists every one.", "",
+                    table(["Session", "Message", "Differing JSON paths"], [
+                        [_session_link(ctx, page, pair), str(n), ", ".join(code(p) for p in paths)]
+                        for pair, n, paths in places]), ""]
+        for pair, n, paths in places[:SIDE_BY_SIDE]:
             out += [f"#### {text(pair.name)}, message {n if n is not None else '(session)'}", "",
                     f"{_session_link(ctx, page, pair)}: {text(pair.title)}. Differing JSON paths: "
                     + ", ".join(f"{code(p)} ({_values(pair, n, p)})" for p in paths), "",

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 from ...normalise import normalise_mcp
 from ..family import Family, FixtureServer
-from ..releases import Releases
 from . import scenario
 from .client import Answers, ClientModel
 from .definition import ServerDefinition, Tool
 from .eras import ERA_TRANSITIONS, Era, era_rules
 from .fixture import FIXTURE_SERVER
+from .releases import MCP_RELEASES
 from .server import ServerConnection
 from .session import play_client, play_raw
 from .session import run_session as _run_with
@@ -43,18 +43,11 @@ __all__ = [
 ]
 
 
-MCP_RELEASES = Releases(package="mcp", versions=("2.3.0",))
-
-
 def run_session(session: "Session", definition: ServerDefinition = FIXTURE_SERVER,
                 release: str | None = None, rules: frozenset[str] | None = None) -> list["Message"]:
-    """Play one MCP scenario session against ``definition`` (the fixture server by default).
-
-    One release is modelled (`MCP_RELEASES`), so there are no wire changes to put in effect."""
-    MCP_RELEASES.check(release)
-    if rules:
-        raise ValueError(f"mcp has no release-specific rules, not {sorted(rules)}")
-    return _run_with(session, definition)
+    """Play one MCP scenario session against ``definition`` (the fixture server by default), as
+    ``release`` of the SDK says it (`releases.MCP_RELEASES`), or with the wire changes ``rules``."""
+    return _run_with(session, definition, MCP_RELEASES.rules(release) if rules is None else rules)
 
 
 FAMILY = Family(

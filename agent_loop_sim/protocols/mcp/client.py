@@ -23,6 +23,7 @@ from typing import Any, Generator
 
 from ...errors import InputError
 from . import jsonrpc
+from .releases import EMPTY_META_OMITTED
 from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, LATEST_STATELESS, STATELESS_VERSIONS
 from .wire import wire_for
 
@@ -106,6 +107,7 @@ class ClientModel:
     _known_output_schemas: set[str] = field(default_factory=set)
     _program: Program | None = None
     _waiting_for: int | None = None
+    rules: frozenset[str] = frozenset()  # the wire changes of the SDK release spoken (`releases`)
 
     # --- driving ------------------------------------------------------------------------------
     def start(self) -> list[dict[str, Any]]:
@@ -161,6 +163,8 @@ class ClientModel:
         if progress:
             params = dict(params or {})
             params["_meta"] = {**(params.get("_meta") or {}), "progressToken": request_id}
+        if EMPTY_META_OMITTED not in self.rules and "_meta" not in (params or {}):
+            params = {**(params or {}), "_meta": {}}  # mcp 2.2.0's dispatcher always set one
         result = yield jsonrpc.request(request_id, method, params)
         return result
 

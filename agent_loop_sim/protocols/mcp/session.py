@@ -53,9 +53,9 @@ def play_client(client: ClientModel, server: ServerConnection) -> list[Message]:
     return log
 
 
-def run_session(session: Session, definition: ServerDefinition) -> list[Message]:
+def run_session(session: Session, definition: ServerDefinition, rules: frozenset[str] = frozenset()) -> list[Message]:
     spec = session.spec
-    server = ServerConnection(definition)
+    server = ServerConnection(definition, rules=rules)
     if spec["mode"] == "raw":
         return play_raw(spec["lines"], server)
     answers = spec.get("answers", {})
@@ -66,5 +66,6 @@ def run_session(session: Session, definition: ServerDefinition) -> list[Message]
             elicitation=list(answers["elicitation"]) if "elicitation" in answers else None,
             sampling=list(answers["sampling"]) if "sampling" in answers else None,
         ),
+        rules=rules,
     )
     return play_client(client, server)
