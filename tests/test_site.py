@@ -350,3 +350,17 @@ def test_the_protocol_pages_draw_the_engines_own_tables():
     assert a2a.count("\n| ") - 1 == len(TASK_TRANSITIONS)  # the header line aside
     completed_row = next(line for line in a2a.splitlines() if line.startswith("| `completed`"))
     assert set(completed_row.strip("|").split("|")[1:]) == {" — "}  # a finished task takes nothing
+
+
+def test_the_findings_file_is_validated_naming_the_place():
+    import json
+
+    from agent_loop_sim.errors import InputError
+    from agent_loop_sim.site.evidence import load_findings
+    from agent_loop_sim.site.findings import FINDINGS, FINDINGS_FILE
+
+    data = json.loads(FINDINGS_FILE.read_text())
+    assert len(load_findings(data, "f.json")) == len(FINDINGS)
+    data["findings"][2]["evidence"][0]["kind"] = "LooksRight"
+    with pytest.raises(InputError, match=r"f\.json, at \$\.findings\[2\]\.evidence\[0\]\.kind: evidence names its kind"):
+        load_findings(data, "f.json")

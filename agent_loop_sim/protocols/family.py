@@ -7,8 +7,11 @@ the words the site uses for it. Nothing outside the package needs to know more.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+
+from ..jsonio import load_json
 
 from .releases import Releases
 
@@ -31,8 +34,7 @@ class RuleTable:
     rows: tuple[tuple[str, ...], ...]
 
 
-@dataclass(frozen=True)
-class FixtureServer:
+class FixtureServer(NamedTuple):
     """The program written with the official SDK that the recordings were made against."""
 
     path: str
@@ -57,3 +59,11 @@ class Family:
     mode_notes: dict[str, str] = field(default_factory=dict)  #: what each session mode means
     rule_tables: Callable[[], list[RuleTable]] = list  #: the engine's own tables, for the site
     releases: Releases | None = None  #: the SDK releases the model speaks (the pinned one first)
+
+    @classmethod
+    def from_file(cls, path: Path, **code: Any) -> "Family":
+        """A family whose words (name, parties, recorder, fixture, prose) are in a JSON file beside
+        its code; ``code`` names the rest (model, normal form, scenario schema, rule tables)."""
+        words = load_json(path)
+        words.update(parties=tuple(words["parties"]), fixture=FixtureServer(**words["fixture"]))
+        return cls(**words, **code)

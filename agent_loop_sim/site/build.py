@@ -16,6 +16,7 @@ from typing import Any
 from ..check import Engine, Report, build_report, load_engine
 from ..jsonio import write_atomic
 from ..project import Project
+from .architecture import ARCHITECTURE_PAGE, render_architecture
 from .badge import conformance_badge
 from .evidence import Finding, FindingResult, Recorded, check_findings
 from .findings import FINDINGS
@@ -112,11 +113,12 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
         pages[SERVERS_PAGE] = text
         site.problems += problems
         pages[FORMAT_PAGE] = render_format(families)
+        pages[ARCHITECTURE_PAGE] = render_architecture()
         modules = reference_modules()
         pages[REFERENCE_INDEX] = render_reference_index(modules)
         for module in modules:
             pages[reference_page(module)] = render_reference(module)
-        nav += [{"Fixture servers": SERVERS_PAGE}, {"Scenario format": FORMAT_PAGE},
+        nav += [{"Fixture servers": SERVERS_PAGE}, {"Scenario format": FORMAT_PAGE}, {"Architecture": ARCHITECTURE_PAGE},
                 {"API reference": [REFERENCE_INDEX] + [{m.removeprefix("agent_loop_sim."): reference_page(m)}
                                                        for m in modules]}]
 

@@ -13,8 +13,10 @@ answers them as ``a2a-sdk`` 1.2.2 does (JSON-RPC binding, protocol 1.0), and
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from ...normalise import normalise_a2a
-from ..family import Family, FixtureServer
+from ..family import Family
 from . import scenario
 from .agent import Agent, NotModelled, StreamHangs
 from .card import AgentCard, Skill
@@ -34,24 +36,7 @@ __all__ = [
 ]
 
 
-FAMILY = Family(
-    name="a2a",
-    title="A2A",
-    parties=("orchestrator", "agent"),
-    run_session=run_session,
-    normalise=normalise_a2a,
-    scenario=scenario,
-    recorder="scripts/record_a2a_sdk.py",
-    fixture=FixtureServer(
-        "conformance/a2a_sdk_server.py", "The A2A agent",
-        "A scripted research agent written with the A2A SDK and served over its JSON-RPC binding "
-        "in process. What it does depends on the first words of the request."),
-    intro="The agent-to-agent protocol, version 1.0, over its JSON-RPC binding: an orchestrator "
-          "delegates work to a research agent written with the official A2A SDK. Streaming answers "
-          "arrive as server-sent events, marked as such.",
-    normal_form="every UUID, wherever it appears (inside strings too), becomes `<id-1>`, "
-                "`<id-2>`, … in order of first appearance in the session; every timestamp becomes "
-                "`<time>`; object keys are sorted.",
-    rule_tables=task_rules,
-    releases=A2A_RELEASES,
-)
+#: Everything the project knows about A2A: its words are data (``family.json``), its rules code.
+FAMILY = Family.from_file(Path(__file__).with_name("family.json"), run_session=run_session,
+                          normalise=normalise_a2a, scenario=scenario, rule_tables=task_rules,
+                          releases=A2A_RELEASES)
