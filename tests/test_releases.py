@@ -47,30 +47,6 @@ def test_the_rules_come_from_the_table_of_changes():
     assert FAMILIES["a2a"].releases is A2A_RELEASES
 
 
-@pytest.mark.parametrize("key", sorted(SHOWN_AT))
-def test_a_rule_taken_from_the_newer_release_fails_that_release_only(monkeypatch, key):
-    flipped = dataclasses.replace(A2A_RELEASES, changes=tuple(
-        dataclasses.replace(c, since="9.0.0") if c.key == key else c for c in A2A_RELEASES.changes))
-    monkeypatch.setattr(a2a_session, "A2A_RELEASES", flipped)
-    assert _problems(PINNED) == []
-    problems = _problems(NEWER)
-    session, path = SHOWN_AT[key]
-    assert problems and all(p.startswith("recordings/a2a-sdk-1.3.0/") for p in problems)
-    assert any(f"session {session!r}" in p and path in p for p in problems), problems
-
-
-@pytest.mark.parametrize("key", sorted(SHOWN_AT))
-def test_a_rule_given_to_the_pinned_release_fails_that_release_only(monkeypatch, key):
-    flipped = dataclasses.replace(A2A_RELEASES, changes=tuple(
-        dataclasses.replace(c, since="1.2.2") if c.key == key else c for c in A2A_RELEASES.changes))
-    monkeypatch.setattr(a2a_session, "A2A_RELEASES", flipped)
-    assert _problems(NEWER) == []
-    problems = _problems(PINNED)
-    session, path = SHOWN_AT[key]
-    assert problems and all(p.startswith("recordings/a2a_sdk_exchanges") for p in problems)
-    assert any(f"session {session!r}" in p and path in p for p in problems), problems
-
-
 def test_run_speaks_the_release_it_is_given():
     file = scenarios.load(ROOT / "scenarios" / "a2a_releases.json")
     session = file.session("a2a_release_boolean_id_stream")
@@ -117,15 +93,28 @@ def test_the_engine_equals_both_mcp_releases_on_every_committed_session():
     assert MCP_RELEASES.rules("2.2.0") == frozenset() and MCP_RELEASES.rules() == set(MCP_SHOWN_AT)
 
 
-@pytest.mark.parametrize("key", sorted(MCP_SHOWN_AT))
-@pytest.mark.parametrize("since, broken, intact", [("9.0.0", "2.3.0", "2.2.0"), ("2.2.0", "2.2.0", "2.3.0")])
-def test_an_mcp_rule_flipped_for_one_release_fails_that_release_only(monkeypatch, key, since, broken, intact):
-    flipped = dataclasses.replace(MCP_RELEASES, changes=tuple(
-        dataclasses.replace(c, since=since) if c.key == key else c for c in MCP_RELEASES.changes))
-    monkeypatch.setattr(mcp_package, "MCP_RELEASES", flipped)
-    assert _problems(("mcp", intact)) == []
-    problems = _problems(("mcp", broken))
-    folder = "recordings/mcp-2.2.0/" if broken == "2.2.0" else "recordings/sdk_exchanges"
-    session, path = MCP_SHOWN_AT[key]
-    assert problems and all(p.startswith(folder) for p in problems)
+#: (family, the module the model reads its table from, the attribute, the table, where each change shows)
+FLIPS = [("a2a", a2a_session, "A2A_RELEASES", A2A_RELEASES, SHOWN_AT, (("9.0.0", "1.3.0", "1.2.2"),   # taken from 1.3.0
+                                                                      ("1.2.2", "1.2.2", "1.3.0"))),  # given to 1.2.2
+         ("mcp", mcp_package, "MCP_RELEASES", MCP_RELEASES, MCP_SHOWN_AT, (("9.0.0", "2.3.0", "2.2.0"),   # from 2.3.0
+                                                                           ("2.2.0", "2.2.0", "2.3.0")))]  # to 2.2.0
+CASES = [(family, module, attr, table, key, shown[key], *flip)
+         for family, module, attr, table, shown, flips in FLIPS for key in sorted(shown) for flip in flips]
+
+
+@pytest.mark.parametrize("family, module, attr, table, key, shown, since, broken, intact", CASES,
+                         ids=[f"{c[0]}-{c[4]}-since-{c[6]}" for c in CASES])
+def test_one_rule_flipped_fails_the_check_for_one_release_only(monkeypatch, family, module, attr, table, key, shown,
+                                                               since, broken, intact):
+    """A change moved to another release (``since``) breaks exactly the release that gains or
+    loses it (``broken``); the other one (``intact``) still equals the engine."""
+    flipped = dataclasses.replace(table, changes=tuple(
+        dataclasses.replace(c, since=since) if c.key == key else c for c in table.changes))
+    monkeypatch.setattr(module, attr, flipped)
+    assert _problems((family, intact)) == []
+    problems = _problems((family, broken))
+    files = {p.split(": ", 1)[0] for p in problems}
+    in_release_folder = {f.startswith(f"recordings/{table.slug(broken)}/") for f in files}
+    assert problems and in_release_folder == {broken != table.pinned}, files
+    session, path = shown
     assert any(f"session {session!r}" in p and path in p for p in problems), problems[:3]
