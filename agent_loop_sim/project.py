@@ -46,6 +46,12 @@ class Project:
             return None
         return self.root / "releases" / releases.slug(release) / ".venv" / "bin" / "python"
 
+    def recorded_by(self, files: list[ScenarioFile], release: str) -> list[ScenarioFile]:
+        """The scenario files ``release`` of their SDK has a committed recording of. Another
+        release's recordings may lag behind a new scenario file; ``record --check`` (which records
+        every file with every release and compares) is what insists on them all."""
+        return [f for f in files if self.recording_path(f, release).exists()]
+
     def other_releases(self, families: list[str]) -> list[tuple[str, str]]:
         """(family, release) for every release other than the pinned one of ``families``."""
         return [(name, version) for name in FAMILIES if name in families

@@ -26,13 +26,12 @@ def _problems(release: tuple[str, str]) -> list[str]:
     return build_report(PROJECT, release=release).problems
 
 
-def test_both_releases_are_recorded_for_every_a2a_scenario_file():
+def test_every_release_has_recorded_every_scenario_file():
     for file in PROJECT.scenario_files():
-        if file.family != "a2a":
-            continue
-        for version in A2A_RELEASES.versions:
+        releases = FAMILIES[file.family].releases
+        for version in releases.versions:
             recording = load_recording(str(PROJECT.recording_path(file, version)))
-            assert recording.sdk == {"package": "a2a-sdk", "version": version}
+            assert recording.sdk == {"package": releases.package, "version": version}
             assert [t.name for t in recording.sessions] == [s.name for s in file.sessions]
 
 

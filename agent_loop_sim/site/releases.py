@@ -115,6 +115,8 @@ def _render_one(ctx: Context, c: ReleaseComparison, page: str) -> list[str]:
            "one wire change put in effect, the engine brings about exactly the differences listed under "
            "that change. The build refuses a difference no change explains, and a change no session shows. "
            f"Release notes: [{text(package)}]({c.releases.changelog}).", "",
+           *([f"Not recorded with {text(other)} yet, so not on this page: "
+              + ", ".join(code(f) for f in c.unrecorded) + ".", ""] if c.unrecorded else []),
            "### Wire changes", "",
            table(["Change", "Since", "Announced in", "What changes on the wire", "Sessions"], [
                [f"[{code(ch.key)}](#{change_anchor(ch.key)})", text(ch.since), f"[{text(ch.entry)}]({ch.url})",

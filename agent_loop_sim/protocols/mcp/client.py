@@ -23,7 +23,7 @@ from typing import Any, Generator
 
 from ...errors import InputError
 from . import jsonrpc
-from .releases import EMPTY_META_OMITTED
+from .releases import EMPTY_META_OMITTED, MCP_RELEASES
 from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, LATEST_STATELESS, STATELESS_VERSIONS
 from .wire import wire_for
 
@@ -107,7 +107,8 @@ class ClientModel:
     _known_output_schemas: set[str] = field(default_factory=set)
     _program: Program | None = None
     _waiting_for: int | None = None
-    rules: frozenset[str] = frozenset()  # the wire changes of the SDK release spoken (`releases`)
+    # the wire changes of the SDK release spoken (`releases`): the pinned release's by default
+    rules: frozenset[str] = field(default_factory=MCP_RELEASES.rules)
 
     # --- driving ------------------------------------------------------------------------------
     def start(self) -> list[dict[str, Any]]:

@@ -31,7 +31,7 @@ from .jsonrpc import (
     Response,
 )
 from .methods import BEFORE_INITIALIZE, CLIENT_REQUESTS, HANDLED
-from .releases import EMPTY_EXPERIMENTAL_OMITTED, EMPTY_META_OMITTED
+from .releases import EMPTY_EXPERIMENTAL_OMITTED, EMPTY_META_OMITTED, MCP_RELEASES
 from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, META_CLIENT_CAPABILITIES, META_CLIENT_INFO
 from .wire import WIRES, Wire
 
@@ -78,7 +78,8 @@ class ServerConnection:
     _next_request_id: itertools.count = field(default_factory=lambda: itertools.count(1))
     _suspended: dict[int | str, _SuspendedCall] = field(default_factory=dict)
     _listening: list[int | str] = field(default_factory=list)
-    rules: frozenset[str] = frozenset()  # the wire changes of the SDK release spoken (`releases`)
+    # the wire changes of the SDK release spoken (`releases`): the pinned release's by default
+    rules: frozenset[str] = field(default_factory=MCP_RELEASES.rules)
 
     # --- the transport ----------------------------------------------------------------------
     def receive(self, line: str) -> Outgoing:

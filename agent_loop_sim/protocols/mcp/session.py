@@ -53,7 +53,7 @@ def play_client(client: ClientModel, server: ServerConnection) -> list[Message]:
     return log
 
 
-def run_session(session: Session, definition: ServerDefinition, rules: frozenset[str] = frozenset()) -> list[Message]:
+def run_session(session: Session, definition: ServerDefinition, rules: frozenset[str]) -> list[Message]:
     spec = session.spec
     server = ServerConnection(definition, rules=rules)
     if spec["mode"] == "raw":
