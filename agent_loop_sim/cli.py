@@ -76,7 +76,8 @@ def cmd_check(project: Project, args: argparse.Namespace) -> int:
     files = project.scenario_files(args.scenarios)
     failed = 0
     for release in _releases(project, files, args.release):
-        chosen = files if release is None else project.recorded_by(files, release[1])
+        chosen = files if release is None else project.recorded_by(
+            [f for f in files if f.family == release[0]], release[1])
         report = build_report(project, files=chosen, release=release)
         unreadable = next((f.unreadable for f in report.files if f.unreadable is not None), None)
         if unreadable is not None:

@@ -117,3 +117,10 @@ def test_one_rule_flipped_fails_the_check_for_one_release_only(monkeypatch, fami
     assert problems and in_release_folder == {broken != table.pinned}, files
     session, path = shown
     assert any(f"session {session!r}" in p and path in p for p in problems), problems[:3]
+
+
+def test_check_without_arguments_covers_every_release_of_every_family():
+    done = run_cli("check")
+    assert done.returncode == 0, done.stdout + done.stderr
+    for folder in ("recordings/sdk_exchanges.json", "recordings/mcp-2.2.0/", "recordings/a2a-sdk-1.3.0/"):
+        assert f"same {folder}" in done.stdout, folder
