@@ -19,7 +19,15 @@ $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 	$(UV) sync --locked --all-extras --python $(PYTHON)
 	touch $@
 
-setup: $(VENV)/.synced
+# Each other SDK release the model speaks is recorded from its own locked environment:
+# releases/<package>-<version>/ holds its pyproject.toml and uv.lock, and gets its own .venv/.
+RELEASE_ENVS := $(patsubst %/pyproject.toml,%/.venv/.synced,$(wildcard releases/*/pyproject.toml))
+
+releases/%/.venv/.synced: releases/%/pyproject.toml releases/%/uv.lock | $(UV)
+	cd releases/$* && $(CURDIR)/$(UV) sync --locked --python $(PYTHON)
+	touch $@
+
+setup: $(VENV)/.synced $(RELEASE_ENVS)
 
 serve: setup
 	$(VENV)/bin/mkdocs serve --dirty -a 127.0.0.1:8000
@@ -51,4 +59,4 @@ bench: setup
 	$(VENV)/bin/python benchmarks/run.py
 
 clean:
-	rm -rf site $(VENV) $(TOOLS)
+	rm -rf site $(VENV) $(TOOLS) releases/*/.venv

@@ -172,9 +172,9 @@ def _run(engine: Engine, session: Session, project: Project) -> tuple[Transcript
     return produced, None
 
 
-def compare_file(project: Project, file: ScenarioFile, engine: Engine) -> RecordingResult:
+def compare_file(project: Project, file: ScenarioFile, engine: Engine, release: str | None = None) -> RecordingResult:
     scenario_file = project.relative(file.path)
-    recording_path = project.recording_path(file)
+    recording_path = project.recording_path(file, release)
     recording_file = project.relative(recording_path)
     try:
         recording = load_recording(str(recording_path))
@@ -224,16 +224,26 @@ def load_engine(spec: str) -> Engine:
 
 
 def build_report(project: Project, run_session: Engine | None = None,
-                 files: list[ScenarioFile] | None = None) -> Report:
+                 files: list[ScenarioFile] | None = None, release: tuple[str, str] | None = None) -> Report:
     """Run the engine on every session of ``files`` (by default, every scenario file of the
-    checkout) and compare it with the committed recordings."""
+    checkout) and compare it with the committed recordings.
+
+    ``release`` = (family, version) compares the engine speaking that SDK release with that
+    release's recordings, for the family's files only; by default, each family's pinned release."""
     engine = run_session or default_engine()
     if files is None:
         try:
             files = project.scenario_files()
         except InputError as exc:
             return Report((), errors=(f"the scenario files cannot be read: {exc}",))
-    return Report(tuple(compare_file(project, f, engine) for f in files))
+    if release is None:
+        return Report(tuple(compare_file(project, f, engine) for f in files))
+    family, version = release
+
+    def speaking(session: Session) -> Transcript:
+        return engine(session, release=version)  # type: ignore[call-arg]
+
+    return Report(tuple(compare_file(project, f, speaking, version) for f in files if f.family == family))
 
 
 def live_differences(committed: Recording, live: Recording) -> list[Difference]:

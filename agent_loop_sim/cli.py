@@ -1,8 +1,11 @@
 """``python -m agent_loop_sim VERB``: the engine, the check and the live recording from the shell.
 
-    run SCENARIOS [--session NAME]   the engine's transcripts, as JSON
-    check [SCENARIOS ...]            engine = committed recordings?  (exit 1 on any difference)
-    record [--check] [SCENARIOS ...] record the SDKs live; --check compares instead of writing
+    run SCENARIOS [--session NAME] [--release V]   the engine's transcripts, as JSON
+    check [SCENARIOS ...] [--release V]            engine = committed recordings?  (exit 1 on any difference)
+    record [--check] [SCENARIOS ...] [--release V] record the SDKs live; --check compares instead of writing
+
+``--release`` names one SDK release of the family (e.g. ``1.3.0`` of a2a-sdk); ``run`` speaks the
+pinned release by default, ``check`` and ``record`` cover every release the model speaks.
     site OUTDIR                      the conformance pages as Markdown, without MkDocs
     serve mcp | serve a2a [--port N] a simulated peer: MCP over stdio, A2A over HTTP
     record --against engine --check  the swap test: the simulated peers where the SDK's stood
@@ -43,40 +46,73 @@ def _print_differences(title: str, lines: list[str], limit: int = 50) -> None:
 def cmd_run(project: Project, args: argparse.Namespace) -> int:
     (file,) = project.scenario_files([args.scenarios])
     chosen = [file.session(args.session)] if args.session else list(file.sessions)
-    out = [engine.run_session(s).to_dict() for s in chosen]
+    out = [engine.run_session(s, release=args.release).to_dict() for s in chosen]
     json.dump(out[0] if args.session else out, sys.stdout, indent=2, ensure_ascii=False)
     print()
     return 0
 
 
+def _releases(project: Project, files: list[ScenarioFile], chosen: str | None) -> list[tuple[str, str] | None]:
+    """What to compare: ``None`` (each family's pinned release) and every other release of the
+    families of ``files``; only the release ``--release`` names, when it names one."""
+    others: list[tuple[str, str] | None] = list(project.other_releases(sorted({f.family for f in files})))
+    if chosen is None:
+        return [None] + others
+    for family in sorted({f.family for f in files}):
+        releases = FAMILIES[family].releases
+        if releases is not None and chosen == releases.pinned:
+            return [None]
+    picked = [r for r in others if r is not None and r[1] == chosen]
+    if not picked:
+        raise InputError(f"--release {chosen}: no family of these scenario files has that SDK release")
+    return picked
+
+
+def _label(release: tuple[str, str] | None) -> str:
+    if release is None:
+        return ""
+    releases = FAMILIES[release[0]].releases
+    assert releases is not None
+    return f" ({releases.package} {release[1]})"
+
+
 def cmd_check(project: Project, args: argparse.Namespace) -> int:
-    report = build_report(project, files=project.scenario_files(args.scenarios))
-    unreadable = next((f.unreadable for f in report.files if f.unreadable is not None), None)
-    if unreadable is not None:
-        raise unreadable
+    files = project.scenario_files(args.scenarios)
     failed = 0
-    for file in report.files:
-        problems = [line for s in file.sessions for line in s.problems()] or ([file.error] if file.error else [])
-        if problems:
-            failed += 1
-            _print_differences(f"DIFFERENT {file.recording_file}: {len(problems)} difference(s) between the "
-                               "committed recording and the engine", problems)
-        else:
-            print(f"same {file.recording_file}: engine = committed recording "
-                  f"({len(file.sessions)} sessions, {file.message_count} messages)")
+    for release in _releases(project, files, args.release):
+        chosen = files if release is None else project.recorded_by(
+            [f for f in files if f.family == release[0]], release[1])
+        report = build_report(project, files=chosen, release=release)
+        unreadable = next((f.unreadable for f in report.files if f.unreadable is not None), None)
+        if unreadable is not None:
+            raise unreadable
+        for file in report.files:
+            problems = [line for s in file.sessions for line in s.problems()] or ([file.error] if file.error else [])
+            if problems:
+                failed += 1
+                _print_differences(f"DIFFERENT {file.recording_file}: {len(problems)} difference(s) between the "
+                                   f"committed recording and the engine{_label(release)}", problems)
+            else:
+                print(f"same {file.recording_file}: engine{_label(release)} = committed recording "
+                      f"({len(file.sessions)} sessions, {file.message_count} messages)")
     return EXIT_DIFFERENT if failed else 0
 
 
 def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
-                env: dict[str, str] | None = None) -> Recording:
-    """Run the family's recorder script (the only code that imports an SDK) and read its output;
-    ``env`` may name another peer to record against (:mod:`.swap`)."""
+                release: str | None = None, env: dict[str, str] | None = None) -> Recording:
+    """Run the family's recorder script (the only code that imports an SDK) and read its output,
+    with the Python of the release's own locked environment for a release other than the pinned one;
+    ``env`` may name another peer to record against (`swap`)."""
     script = project.root / FAMILIES[file.family].recorder
-    command = [sys.executable, str(script), file.path, "--timeout", str(timeout), "--jobs", str(jobs)]
+    python = project.release_python(file.family, release)
+    if python is not None and not python.exists():
+        raise RecorderError(f"{project.relative(python)} is missing: `make setup` builds the environment "
+                            f"that {_label((file.family, release or ''))[2:-1]} is recorded with")
+    command = [str(python or sys.executable), str(script), file.path, "--timeout", str(timeout), "--jobs", str(jobs)]
     done = subprocess.run(command, capture_output=True, text=True, cwd=project.root, env=env)
     if done.returncode != 0:
         reason = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}"
-        raise RecorderError(f"{project.relative(file.path)}: {reason}")
+        raise RecorderError(f"{project.relative(file.path)}{_label((file.family, release)) if release else ''}: {reason}")
     data = json.loads(done.stdout)
     data.update(family=file.family, scenarios=project.relative(file.path))
     ordered = {k: data[k] for k in ("family", "sdk", "transport", "scenarios", "sessions")}
@@ -84,11 +120,11 @@ def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
 
 
 def _same_as_committed(project: Project, file: ScenarioFile, live: Recording, what: str,
-                       only_played: bool = False) -> bool:
-    """Compare a recording of ``file`` with the committed one; print ``same`` or every difference.
-    ``only_played``: only the sessions ``live`` has (the others had nothing to play)."""
-    where = project.relative(project.recording_path(file))
-    committed = load_recording(str(project.recording_path(file)))
+                       only_played: bool = False, release: str | None = None) -> bool:
+    """Compare a recording of ``file`` (by ``release``) with the committed one; print ``same`` or
+    every difference. ``only_played``: only the sessions ``live`` has (the others had nothing to play)."""
+    where = project.relative(project.recording_path(file, release))
+    committed = load_recording(str(project.recording_path(file, release)))
     if only_played:
         played = {t.name for t in live.sessions}
         committed.sessions = [t for t in committed.sessions if t.name in played]
@@ -126,14 +162,17 @@ def cmd_record(project: Project, args: argparse.Namespace) -> int:
             raise InputError("record --against engine compares only: add --check")
         return cmd_record_against_engine(project, args)
     files = project.scenario_files(args.scenarios)
-    live = [record_live(project, f, args.timeout, args.jobs) for f in files]  # all, before any write
+    plan = [(file, release[1] if release else None) for release in _releases(project, files, args.release)
+            for file in files if release is None or file.family == release[0]]
+    live = [record_live(project, f, args.timeout, args.jobs, r) for f, r in plan]  # all, before any write
     if args.check:
-        same = [_same_as_committed(project, file, recording, "the live SDK") for file, recording in zip(files, live)]
+        same = [_same_as_committed(project, file, recording, "the live SDK", release=release)
+                for (file, release), recording in zip(plan, live)]
         return 0 if all(same) else EXIT_DIFFERENT
-    for file, recording in zip(files, live):
-        write_atomic(project.recording_path(file), recording.dumps())
-        print(f"wrote {project.relative(project.recording_path(file))}: "
-              f"{len(recording.sessions)} sessions, {recording.message_count} messages")
+    for (file, release), recording in zip(plan, live):
+        path = project.recording_path(file, release)
+        write_atomic(path, recording.dumps())
+        print(f"wrote {project.relative(path)}: {len(recording.sessions)} sessions, {recording.message_count} messages")
     return 0
 
 
@@ -155,11 +194,14 @@ def main(argv: list[str] | None = None) -> int:
     run = verbs.add_parser("run", help="print the engine's transcripts as JSON")
     run.add_argument("scenarios")
     run.add_argument("--session")
+    run.add_argument("--release", help="the SDK release the model speaks (default: the pinned one)")
     check = verbs.add_parser("check", help="compare the engine with the committed recordings")
     check.add_argument("scenarios", nargs="*")
+    check.add_argument("--release", help="only this SDK release (default: every release the model speaks)")
     record = verbs.add_parser("record", help="record the official SDKs live")
     record.add_argument("scenarios", nargs="*")
     record.add_argument("--check", action="store_true", help="compare with the committed files, write nothing")
+    record.add_argument("--release", help="only this SDK release (default: every release the model speaks)")
     record.add_argument("--timeout", type=float, default=20.0, help="seconds per session")
     record.add_argument("--jobs", type=int, default=4, help="sessions recorded at once")
     record.add_argument("--against", choices=("sdk", "engine"), default="sdk",

@@ -11,15 +11,17 @@ from .scenarios import Session
 from .transcript import Transcript
 
 
-def run_session(session: Session) -> Transcript:
+def run_session(session: Session, release: str | None = None) -> Transcript:
     """Play one validated scenario session with its protocol's model; return the normalised transcript.
+
+    ``release`` names the SDK release the model speaks (the family's pinned release by default).
 
     Raises InputError when the scenario cannot be played as written (e.g. a scripted answer is
     missing), and EngineFailure, naming the session, for a gap in the model.
     """
     family = FAMILIES[session.family]
     try:
-        messages = family.run_session(session)
+        messages = family.run_session(session, release=release)
     except InputError as exc:  # a scenario the protocol cannot play (e.g. an answer missing)
         raise exc.within(file=session.source, session=session.name) from None
     except Exception as exc:  # a gap in the model: say which session, keep the cause for debugging

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
+from .protocols import FAMILIES
 from .scenarios import ScenarioFile, load_many
 
 @dataclass(frozen=True)
@@ -28,8 +29,33 @@ class Project:
     def scenario_files(self, paths: list[str] | None = None) -> list[ScenarioFile]:
         return load_many(list(paths) if paths else self.scenario_paths())
 
-    def recording_path(self, file: ScenarioFile) -> Path:
-        return self.recording_dir / file.recording
+    def recording_path(self, file: ScenarioFile, release: str | None = None) -> Path:
+        """Where the recording of ``file`` by ``release`` of its SDK is: the pinned release's in
+        ``recordings/``, another release's in ``recordings/<package>-<version>/``."""
+        releases = FAMILIES[file.family].releases
+        if releases is None or releases.check(release) == releases.pinned:
+            return self.recording_dir / file.recording
+        return self.recording_dir / releases.slug(release) / file.recording
+
+    def release_python(self, family: str, release: str | None) -> Path | None:
+        """The Python of the locked environment a release other than the pinned one is recorded
+        with (``releases/<package>-<version>/.venv``, built by ``make setup``); ``None`` for the
+        pinned release, which is recorded from the project's own environment."""
+        releases = FAMILIES[family].releases
+        if releases is None or releases.check(release) == releases.pinned:
+            return None
+        return self.root / "releases" / releases.slug(release) / ".venv" / "bin" / "python"
+
+    def recorded_by(self, files: list[ScenarioFile], release: str) -> list[ScenarioFile]:
+        """The scenario files ``release`` of their SDK has a committed recording of. Another
+        release's recordings may lag behind a new scenario file; ``record --check`` (which records
+        every file with every release and compares) is what insists on them all."""
+        return [f for f in files if self.recording_path(f, release).exists()]
+
+    def other_releases(self, families: list[str]) -> list[tuple[str, str]]:
+        """(family, release) for every release other than the pinned one of ``families``."""
+        return [(name, version) for name in FAMILIES if name in families
+                for version in (FAMILIES[name].releases.others if FAMILIES[name].releases else ())]
 
     def relative(self, path: str | Path) -> str:
         try:

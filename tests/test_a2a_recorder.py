@@ -47,16 +47,17 @@ def _cut_scenario(project: Path, names: tuple[str, ...] = ("a2a_message", "a2a_s
 def test_a_broken_agent_fails_the_recording_and_nothing_is_written(project_copy: Path, agent: str, timeout: str,
                                                                    words: str):
     recordings = project_copy / "recordings"
-    before = {p.name: p.read_bytes() for p in recordings.rglob("*") if p.is_file()}
+    before = {str(p.relative_to(recordings)): p.read_bytes() for p in recordings.rglob("*") if p.is_file()}
     scenario = _cut_scenario(project_copy)
     env = {**os.environ, "AGENT_LOOP_SIM_A2A_AGENT": f"{__file__}:{agent}"}
     started = time.monotonic()
-    done = _cli("record", scenario, "--timeout", timeout, "--jobs", "2", cwd=project_copy, env=env, timeout=60)
+    done = _cli("record", scenario, "--release", "1.2.2", "--timeout", timeout, "--jobs", "2", cwd=project_copy,
+                env=env, timeout=60)
     assert time.monotonic() - started < 30
     assert done.returncode == 1, done.stdout
     assert "recording failed" in done.stderr and "session 'a2a_" in done.stderr and words in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
-    assert {p.name: p.read_bytes() for p in recordings.rglob("*") if p.is_file()} == before
+    assert {str(p.relative_to(recordings)): p.read_bytes() for p in recordings.rglob("*") if p.is_file()} == before
 
 
 def test_record_check_compares_live_with_committed(project_copy: Path):
@@ -66,7 +67,7 @@ def test_record_check_compares_live_with_committed(project_copy: Path):
     data["sessions"] = [s for s in data["sessions"] if s["name"] in ("a2a_reject", "a2a_message")]
     data["sessions"][0]["messages"][3]["json"]["result"]["task"]["status"]["state"] = "TASK_STATE_FAILED"
     path.write_text(json.dumps(data, indent=2))
-    done = _cli("record", "--check", scenario, cwd=project_copy, timeout=120)
+    done = _cli("record", "--check", scenario, "--release", "1.2.2", cwd=project_copy, timeout=120)
     assert done.returncode == 1, done.stdout + done.stderr
     assert ("session 'a2a_reject', message 4, $.result.task.status.state: committed \"TASK_STATE_FAILED\", "
             "live \"TASK_STATE_REJECTED\"") in done.stdout

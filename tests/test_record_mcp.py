@@ -20,7 +20,7 @@ def test_a_broken_server_fails_the_recording_and_nothing_is_written(project_copy
     before = committed.read_bytes()
     env = {**os.environ, "AGENT_LOOP_SIM_MCP_SERVER": f"{sys.executable} {FAKES / fake}"}
     started = time.monotonic()
-    done = run_cli("record", "scenarios/mcp.json", "--timeout", "3", "--jobs", "8", cwd=project_copy, env=env,
+    done = run_cli("record", "scenarios/mcp.json", "--release", "2.3.0", "--timeout", "3", "--jobs", "8", cwd=project_copy, env=env,
                    timeout=120)
     elapsed = time.monotonic() - started
     assert done.returncode == 1
@@ -38,7 +38,7 @@ def test_record_check_names_a_changed_value(project_copy: Path):
     data = json.loads(path.read_text())
     data["sessions"][0]["messages"][1]["json"]["result"]["serverInfo"]["version"] = "9.9.9"
     path.write_text(json.dumps(data, indent=2))
-    done = run_cli("record", "--check", "scenarios/mcp.json", "--jobs", "4", cwd=project_copy)
+    done = run_cli("record", "--check", "scenarios/mcp.json", "--release", "2.3.0", "--jobs", "4", cwd=project_copy)
     assert done.returncode == 1, done.stdout + done.stderr
     assert ("session 'legacy_tour', message 2, $.result.serverInfo.version: committed \"9.9.9\", live \"1.0.0\""
             in done.stdout)

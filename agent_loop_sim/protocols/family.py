@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from ..jsonio import load_json
 
+from .releases import Releases
+
 if TYPE_CHECKING:  # the registry is imported by scenarios.py, which these import
     from ..scenarios import Session
     from ..transcript import Message
@@ -45,7 +47,9 @@ class Family:
     name: str                       #: as scenario and recording files spell it: ``mcp``
     title: str                      #: as prose spells it: ``MCP``
     parties: tuple[str, str]        #: who talks: (the side the scenario drives, its peer)
-    run_session: Callable[["Session"], list["Message"]]  #: the model: a session in, its messages out
+    #: the model: a session in, its messages out; ``release=`` names the SDK release it speaks,
+    #: ``rules=`` puts a set of its `releases` wire changes in effect instead
+    run_session: Callable[..., list["Message"]]
     normalise: Callable[[list["Message"]], list["Message"]]  #: the normal form both sides are compared in
     scenario: ModuleType            #: ``SESSION_FIELDS`` and ``validate(raw, path)`` for its sessions
     recorder: str                   #: the live recorder, relative to the checkout
@@ -54,6 +58,7 @@ class Family:
     normal_form: str                #: how its messages are normalised before they are compared
     mode_notes: dict[str, str] = field(default_factory=dict)  #: what each session mode means
     rule_tables: Callable[[], list[RuleTable]] = list  #: the engine's own tables, for the site
+    releases: Releases | None = None  #: the SDK releases the model speaks (the pinned one first)
 
     @classmethod
     def from_file(cls, path: Path, **code: Any) -> "Family":

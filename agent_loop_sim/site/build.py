@@ -27,6 +27,7 @@ from .evidence import Finding, FindingResult, Recorded, check_findings
 from .findings import FINDINGS
 from .pages import (FINDINGS_PAGE, OVERVIEW, Context, eras_page, family_name, family_page, link, render_eras,
                     render_family, render_findings, render_overview, render_session)
+from .releases import release_pages
 from .report import report_json
 from .sources import (FORMAT_PAGE, SERVERS_PAGE, reference_modules, reference_page, render_format,
                       render_reference, render_reference_index, render_servers)
@@ -121,6 +122,9 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
             pages[eras_page(family, scenario)] = render_eras(ctx, family, scenario, group)
         if eras:
             section.append({"Both eras": [{scenario: eras_page(family, scenario)} for scenario in eras]})
+        release_nav, release_problems = release_pages(project, ctx, family, run_session, pages)
+        section += release_nav
+        site.problems += release_problems
         nav.append({family_name(family): section})
 
     if reference:

@@ -23,6 +23,7 @@ from .card import AgentCard, Skill
 from .errors import ERROR_KINDS, A2AError
 from .http import HttpRequest, HttpResponse
 from .orchestrator import Orchestrator
+from .releases import A2A_RELEASES
 from .research import RESEARCH_AGENT, RESEARCH_CARD
 from .script import Script
 from .session import exchange, run_session
@@ -37,4 +38,5 @@ __all__ = [
 
 #: Everything the project knows about A2A: its words are data (``family.json``), its rules code.
 FAMILY = Family.from_file(Path(__file__).with_name("family.json"), run_session=run_session,
-                          normalise=normalise_a2a, scenario=scenario, rule_tables=task_rules)
+                          normalise=normalise_a2a, scenario=scenario, rule_tables=task_rules,
+                          releases=A2A_RELEASES)

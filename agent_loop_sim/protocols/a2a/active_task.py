@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from ...jsonio import copy_json
 from . import states
 from .errors import A2AError
+from .releases import FAILED_STATUS_STAMPED
 from .script import AgentCrash, Event, Turn
 from .task_manager import TaskManager
 
@@ -133,12 +134,17 @@ class ActiveTask:
         return task
 
     def _fail(self, error: A2AError) -> Delivery:
-        """The consumer's failure path: write ``TASK_STATE_FAILED`` (no timestamp), pass the error on."""
+        """The consumer's failure path: write ``TASK_STATE_FAILED``, pass the error on.
+
+        The status is stamped from a2a-sdk 1.3.0 on (`releases.FAILED_STATUS_STAMPED`)."""
         task = self.manager.get_task()
         updated = None
         if task is not None and task["status"]["state"] not in states.TERMINAL:
+            status: dict[str, Any] = {"state": states.FAILED}
+            if FAILED_STATUS_STAMPED in self.handler.rules:
+                status["timestamp"] = self.handler.clock.now()
             failed = Event("statusUpdate", {"taskId": task["id"], "contextId": task.get("contextId", ""),
-                                            "status": {"state": states.FAILED}})
+                                            "status": status})
             try:
                 updated = copy_json(self._handle_task_event(failed))
             except A2AError:

@@ -21,6 +21,7 @@ from .card import WELL_KNOWN_PATH, AgentCard, serve_card
 from .errors import A2AError, JsonRpcError, error_response, result_response
 from .http import HttpRequest, HttpResponse, header
 from .ids import Clock, IdSource
+from .releases import BOOLEAN_ID_REFUSED
 from .request_handler import RequestHandler, StreamHangs
 from .script import Script
 from .version import is_supported, refusal_message, requested_version
@@ -48,9 +49,11 @@ class Agent:
     ``handle`` answers one HTTP request; the agent keeps its task store between requests.
     """
 
-    def __init__(self, card: AgentCard, script: Script, ids: IdSource | None = None, clock: Clock | None = None) -> None:
+    def __init__(self, card: AgentCard, script: Script, ids: IdSource | None = None, clock: Clock | None = None,
+                 rules: frozenset[str] = frozenset()) -> None:
         self.card = card
-        self.handler = RequestHandler(card, script, ids or IdSource("agent"), clock or Clock())
+        self.rules = rules  # the wire changes of the SDK release spoken (`releases`)
+        self.handler = RequestHandler(card, script, ids or IdSource("agent"), clock or Clock(), rules)
 
     @property
     def tasks(self) -> dict[str, dict[str, Any]]:
@@ -70,7 +73,7 @@ class Agent:
 
     def _jsonrpc(self, request: HttpRequest) -> HttpResponse:
         try:
-            request_id, method, params = envelope.read(request, METHODS)
+            request_id, method, params = envelope.read(request, METHODS, BOOLEAN_ID_REFUSED in self.rules)
         except envelope.Refused as refused:
             return _json(error_response(refused.request_id, refused.error))
         except envelope.NotModelled as exc:

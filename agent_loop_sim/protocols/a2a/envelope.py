@@ -104,11 +104,14 @@ def decode(request: HttpRequest) -> Any:
         raise Refused(None, JsonRpcError(-32700, str(exc))) from None
 
 
-def read(request: HttpRequest, methods: dict[str, str]) -> tuple[Any, str, dict[str, Any]]:
-    """(id, method, params read into the method's type), or `Refused`."""
+def read(request: HttpRequest, methods: dict[str, str],
+         refuse_boolean_ids: bool = False) -> tuple[Any, str, dict[str, Any]]:
+    """(id, method, params read into the method's type), or `Refused`. ``refuse_boolean_ids``:
+    the releases that refuse ``true``/``false`` as an id (a2a-sdk 1.3.0, `releases`)."""
     body = decode(request)
     request_id = body.get("id") if isinstance(body, dict) else None
-    if not _is_id(request_id):
+    boolean_id = isinstance(request_id, bool)
+    if not _is_id(request_id) or (boolean_id and refuse_boolean_ids):
         request_id = None
     items = body if isinstance(body, list) else [body]
     try:
@@ -124,6 +127,8 @@ def read(request: HttpRequest, methods: dict[str, str]) -> tuple[Any, str, dict[
         raise Refused(request_id, A2AError("InvalidRequestError", "Batch requests are not supported"))
     if body.get("jsonrpc") != "2.0":
         raise Refused(request_id, A2AError("InvalidRequestError", "Invalid request: 'jsonrpc' must be exactly '2.0'"))
+    if boolean_id and refuse_boolean_ids:
+        raise Refused(None, A2AError("InvalidRequestError", "Invalid request: id must be a string, integer, or null"))
     request_id = body.get("id")
     method = body["method"]
     if not method:

@@ -94,7 +94,7 @@ class Orchestrator:
         if step["op"] == "card":
             return self._card_request(step)
         method = step.get("method") or _method(step)
-        body: dict[str, Any] = {"jsonrpc": "2.0", "id": self.next_rpc_id, "method": method}
+        body: dict[str, Any] = {"jsonrpc": "2.0", "id": step.get("jsonrpc_id", self.next_rpc_id), "method": method}
         self.next_rpc_id += 1
         params = self._params(step)
         if params is not None:

@@ -54,8 +54,9 @@ def _check_history_length(config: dict[str, Any] | None) -> None:
 class RequestHandler:
     """The methods of the binding, on the agent's card, script and stored tasks."""
 
-    def __init__(self, card: AgentCard, script: Script, ids: IdSource, clock: Clock) -> None:
-        self.card, self.script, self.ids, self.clock = card, script, ids, clock
+    def __init__(self, card: AgentCard, script: Script, ids: IdSource, clock: Clock,
+                 rules: frozenset[str] = frozenset()) -> None:
+        self.card, self.script, self.ids, self.clock, self.rules = card, script, ids, clock, rules
         self.tasks: dict[str, dict[str, Any]] = {}  # task id -> stored task, in creation order
 
     def stream(self, method: str, params: dict[str, Any]) -> tuple[Iterator[Event], bool]:

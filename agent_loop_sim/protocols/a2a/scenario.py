@@ -25,8 +25,9 @@ the agent's JSON-RPC URL, ``{"body": TEXT, "headers": [[NAME, VALUE], ...]?}`` (
 
 ``card`` fetches the agent card, conditionally with ``If-None-Match``: ``revalidate`` sends the
 ETag of the last card answer, ``if_none_match`` a given value. Every other step is one
-JSON-RPC request; it may rename the method (``"method": "message/send"``) and set the
-``A2A-Version`` header (``"version": "0.3"``, or ``null`` for no header; ``"1.0"`` otherwise).
+JSON-RPC request; it may rename the method (``"method": "message/send"``), set the
+``A2A-Version`` header (``"version": "0.3"``, or ``null`` for no header; ``"1.0"`` otherwise)
+and give the request its own JSON-RPC ``id`` (``"jsonrpc_id": true``; numbered from 1 otherwise).
 
 ``task`` names a task: ``"current"`` (the last task the agent spoke of; the default of get,
 cancel and subscribe), ``"unknown"`` (a fresh ID the agent never saw), a label bound by an
@@ -60,7 +61,8 @@ CONTEXT_WORDS = ("none", "last", "unknown")
 _LABEL = re.compile(r"^[a-z][a-z0-9_]*$")
 _HEADER_VALUE = re.compile(r"^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$")
 
-_REQUEST = {"method": Field(str, required=False), "version": Field(str, required=False, nullable=True)}
+_REQUEST = {"method": Field(str, required=False), "version": Field(str, required=False, nullable=True),
+            "jsonrpc_id": Field((str, int, bool), required=False, nullable=True)}
 STEP_FIELDS: dict[str, dict[str, Field]] = {
     "card": {"revalidate": Field(bool, required=False), "if_none_match": Field(str, required=False)},
     "send": {**_REQUEST, "text": Field(str, required=False), "parts": Field(list, required=False),

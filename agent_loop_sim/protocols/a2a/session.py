@@ -8,6 +8,7 @@ from ...transcript import Message
 from .agent import Agent, NotModelled, StreamHangs
 from .orchestrator import Orchestrator
 from .raw import RawPoster
+from .releases import A2A_RELEASES
 from .research import RESEARCH_AGENT, RESEARCH_CARD
 
 
@@ -34,19 +35,22 @@ def exchange(orchestrator: Orchestrator | RawPoster, agent: Agent) -> list[Messa
     return out
 
 
-def run_spec(spec: dict[str, Any], where: list[str | int] | None = None) -> list[Message]:
-    """Play a session's steps against the research agent of the fixture."""
-    agent = Agent(RESEARCH_CARD, RESEARCH_AGENT)
+def run_spec(spec: dict[str, Any], where: list[str | int] | None = None, release: str | None = None,
+             rules: frozenset[str] | None = None) -> list[Message]:
+    """Play a session's steps against the research agent of the fixture, served by ``release``
+    of the SDK (`releases.A2A_RELEASES`; the pinned one by default), or with the wire changes
+    ``rules`` in effect (the release page asks which change makes which difference)."""
+    agent = Agent(RESEARCH_CARD, RESEARCH_AGENT, rules=A2A_RELEASES.rules(release) if rules is None else rules)
     if spec.get("mode") == "raw":
         return exchange(RawPoster(spec["posts"], RESEARCH_CARD.base_url + RESEARCH_CARD.rpc_path), agent)
     orchestrator = Orchestrator(spec["steps"], RESEARCH_CARD.base_url, RESEARCH_CARD.rpc_path, where=where)
     return exchange(orchestrator, agent)
 
 
-def run_session(session: Any) -> list[Message]:
+def run_session(session: Any, release: str | None = None, rules: frozenset[str] | None = None) -> list[Message]:
     """The messages of a validated scenario session (``agent_loop_sim.scenarios.Session``)."""
     try:
-        return run_spec(session.spec)
+        return run_spec(session.spec, release=release, rules=rules)
     except InputError as exc:
         raise exc.within(file=session.source or None, session=session.name) from None
     except (NotModelled, StreamHangs) as exc:

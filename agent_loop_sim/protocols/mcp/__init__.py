@@ -20,6 +20,7 @@ from .client import Answers, ClientModel
 from .definition import ServerDefinition, Tool
 from .eras import ERA_TRANSITIONS, Era, era_rules
 from .fixture import FIXTURE_SERVER
+from .releases import MCP_RELEASES
 from .server import ServerConnection
 from .session import play_client, play_raw
 from .session import run_session as _run_with
@@ -44,11 +45,14 @@ __all__ = [
 ]
 
 
-def run_session(session: "Session", definition: ServerDefinition = FIXTURE_SERVER) -> list["Message"]:
-    """Play one MCP scenario session against ``definition`` (the fixture server by default)."""
-    return _run_with(session, definition)
+def run_session(session: "Session", definition: ServerDefinition = FIXTURE_SERVER,
+                release: str | None = None, rules: frozenset[str] | None = None) -> list["Message"]:
+    """Play one MCP scenario session against ``definition`` (the fixture server by default), as
+    ``release`` of the SDK says it (`releases.MCP_RELEASES`), or with the wire changes ``rules``."""
+    return _run_with(session, definition, MCP_RELEASES.rules(release) if rules is None else rules)
 
 
 #: Everything the project knows about MCP: its words are data (``family.json``), its rules code.
 FAMILY = Family.from_file(Path(__file__).with_name("family.json"), run_session=run_session,
-                          normalise=normalise_mcp, scenario=scenario, rule_tables=era_rules)
+                          normalise=normalise_mcp, scenario=scenario, rule_tables=era_rules,
+                          releases=MCP_RELEASES)

@@ -29,6 +29,7 @@ from typing import Any, Generator
 
 from ...errors import InputError
 from . import jsonrpc
+from .releases import EMPTY_META_OMITTED, MCP_RELEASES
 from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, LATEST_STATELESS, STATELESS_VERSIONS
 from .wire import wire_for
 
@@ -145,6 +146,8 @@ class ClientModel:
     _cancel_at_question: bool = False  # the call in flight is to be abandoned at its first question
     _listens: itertools.count = field(default_factory=lambda: itertools.count(1))
     _withdrawal: int | str | None = None  # the abandoned question, until the server withdraws it
+    # the wire changes of the SDK release spoken (`releases`): the pinned release's by default
+    rules: frozenset[str] = field(default_factory=MCP_RELEASES.rules)
 
     # --- driving ------------------------------------------------------------------------------
     def start(self) -> list[dict[str, Any]]:
@@ -220,9 +223,13 @@ class ClientModel:
         params = self._envelope(params, self.log_level)
         if progress:
             params["_meta"] = {**(params.get("_meta") or {}), "progressToken": request_id}
-        if "_meta" in params and not params["_meta"]:
-            del params["_meta"]  # the SDK's dispatcher drops an empty _meta (and then empty params)
-        result = yield jsonrpc.request(request_id, method, params or None)
+        if EMPTY_META_OMITTED in self.rules:
+            if "_meta" in params and not params["_meta"]:
+                del params["_meta"]  # the SDK's dispatcher drops an empty _meta (and then empty params)
+            result = yield jsonrpc.request(request_id, method, params or None)
+        else:
+            params.setdefault("_meta", {})  # mcp 2.2.0's dispatcher always set one
+            result = yield jsonrpc.request(request_id, method, params)
         return result
 
     def _notification(self, method: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:

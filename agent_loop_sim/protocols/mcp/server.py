@@ -31,6 +31,7 @@ from .jsonrpc import (
     Response,
 )
 from .methods import BEFORE_INITIALIZE, CLIENT_REQUESTS, HANDLED, INPUT_METHODS
+from .releases import EMPTY_EXPERIMENTAL_OMITTED, EMPTY_META_OMITTED, MCP_RELEASES
 from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, META_CLIENT_CAPABILITIES, META_CLIENT_INFO
 from .wire import WIRES, Wire
 
@@ -77,6 +78,8 @@ class ServerConnection:
     _next_request_id: itertools.count = field(default_factory=lambda: itertools.count(1))
     _suspended: dict[int | str, _SuspendedCall] = field(default_factory=dict)
     _listening: list[int | str] = field(default_factory=list)
+    # the wire changes of the SDK release spoken (`releases`): the pinned release's by default
+    rules: frozenset[str] = field(default_factory=MCP_RELEASES.rules)
 
     # --- the transport ----------------------------------------------------------------------
     def receive(self, line: str) -> Outgoing:
@@ -126,6 +129,8 @@ class ServerConnection:
             requested = (params or {}).get("protocolVersion")
             version = requested if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE
             body = wire_2025_11_25.initialize_result(self.definition, version)
+            if EMPTY_EXPERIMENTAL_OMITTED not in self.rules:
+                body["capabilities"] = {"experimental": {}, **body["capabilities"]}
             self.version, self.initialized = version, True
             return [jsonrpc.result(request.id, body)]
         if not self.initialized and method not in BEFORE_INITIALIZE:
@@ -280,6 +285,8 @@ class ServerConnection:
         if question is not None:
             request_id = next(self._next_request_id)
             method, params = wire_2025_11_25.server_request(question)
+            if EMPTY_META_OMITTED not in self.rules:
+                params = {**params, "_meta": {}}
             self._suspended[request_id] = call
             out.append(jsonrpc.request(request_id, method, params))
         return out

@@ -17,6 +17,7 @@ from ...transcript import Message
 from . import jsonrpc
 from .client import Answers, ClientModel
 from .definition import ServerDefinition
+from .releases import MCP_RELEASES
 from .server import ServerConnection
 
 
@@ -53,16 +54,18 @@ def play_client(client: ClientModel, server: ServerConnection) -> list[Message]:
     return log
 
 
-def run_session(session: Session, definition: ServerDefinition) -> list[Message]:
+def run_session(session: Session, definition: ServerDefinition, rules: frozenset[str]) -> list[Message]:
     spec = session.spec
-    server = ServerConnection(definition)
+    server = ServerConnection(definition, rules=rules)
     if spec["mode"] == "raw":
         return play_raw(spec["lines"], server)
-    return play_client(client_for(spec), server)
+    return play_client(client_for(spec, rules), server)
 
 
-def client_for(spec: dict[str, Any]) -> ClientModel:
-    """The SDK client a (non-raw) scenario session configures: its mode, actions, callbacks, options."""
+def client_for(spec: dict[str, Any], rules: frozenset[str] | None = None) -> ClientModel:
+    """The SDK client a (non-raw) scenario session configures: its mode, actions, callbacks, options,
+    speaking the release whose wire ``rules`` are given (the pinned one by default)."""
+    rules = MCP_RELEASES.rules() if rules is None else rules
     answers = spec.get("answers", {})
     client = ClientModel(
         mode=spec["mode"],
@@ -75,6 +78,7 @@ def client_for(spec: dict[str, Any]) -> ClientModel:
             extensions=spec.get("extensions"),
         ),
         log_level=spec.get("log_level"),
+        rules=rules,
     )
     if "client_info" in spec:
         client.client_info = {k: spec["client_info"][k] for k in ("name", "version")}
