@@ -6,24 +6,31 @@ this module only dispatches. Nothing here, or below, reads a recording.
 from __future__ import annotations
 
 from importlib import import_module
+from typing import Any, Callable
 
 from .errors import EngineFailure, InputError
 from .normalise import NORMALISERS
 from .scenarios import Session
-from .transcript import Transcript
+from .transcript import Message, Transcript
 
 
-def run_session(session: Session) -> Transcript:
-    """Play one validated scenario session with its protocol's model; return the normalised transcript.
+def play(session: Session, observe: Callable[[int, dict[str, Any]], None] | None = None) -> list[Message]:
+    """Play one validated scenario session with its protocol's model; its messages, not normalised.
 
+    ``observe``, when given, is told after each message the model handled how many messages
+    are logged and the model's state (the MCP server's era, the A2A agent's tasks).
     Raises InputError when the scenario cannot be played as written (e.g. a scripted answer is
     missing), and EngineFailure, naming the session, for a gap in the model.
     """
     protocol = import_module(f"agent_loop_sim.protocols.{session.family}")
     try:
-        messages = protocol.run_session(session)
+        return protocol.run_session(session, observe=observe) if observe else protocol.run_session(session)
     except InputError as exc:  # a scenario the protocol cannot play (e.g. an answer missing)
         raise exc.within(file=session.source, session=session.name) from None
     except Exception as exc:  # a gap in the model: say which session, keep the cause for debugging
         raise EngineFailure(session.name, exc) from exc
-    return Transcript(session.name, session.mode, session.title, NORMALISERS[session.family](messages))
+
+
+def run_session(session: Session) -> Transcript:
+    """Play one validated scenario session (:func:`play`); return the normalised transcript."""
+    return Transcript(session.name, session.mode, session.title, NORMALISERS[session.family](play(session)))

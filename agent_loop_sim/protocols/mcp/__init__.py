@@ -15,7 +15,7 @@ from .definition import ServerDefinition, Tool
 from .eras import ERA_TRANSITIONS, Era
 from .fixture import FIXTURE_SERVER
 from .server import ServerConnection
-from .session import play_client, play_raw
+from .session import Observer, play_client, play_raw
 from .session import run_session as _run_with
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
 ]
 
 
-def run_session(session: Session, definition: ServerDefinition = FIXTURE_SERVER) -> list[Message]:
+def run_session(session: Session, definition: ServerDefinition = FIXTURE_SERVER,
+                observe: Observer | None = None) -> list[Message]:
     """Play one MCP scenario session against ``definition`` (the fixture server by default)."""
-    return _run_with(session, definition)
+    return _run_with(session, definition, observe)

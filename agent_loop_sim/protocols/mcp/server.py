@@ -86,6 +86,17 @@ class ServerConnection:
     _suspended: dict[int | str, _SuspendedCall] = field(default_factory=dict)
     _listening: list[int | str] = field(default_factory=list)
 
+    def state(self) -> dict[str, Any]:
+        """The connection's state as JSON, for a person stepping through a session."""
+        out: dict[str, Any] = {"era": self.era.value}
+        if self.era is Era.HANDSHAKE:
+            out.update(revision=self.version, initialized=self.initialized)
+        if self._suspended:
+            out["tool calls waiting for the client"] = len(self._suspended)
+        if self._listening:
+            out["subscriptions/listen streams open"] = len(self._listening)
+        return out
+
     # --- the transport ----------------------------------------------------------------------
     def receive(self, line: str) -> Outgoing:
         """One line from the client in, the messages the server writes out."""
