@@ -20,6 +20,8 @@ from .errors import EngineFailure, InputError
 from .normalise import NORMALISERS
 from .project import Project
 from .scenarios import Session, load
+from .site.markdown import pretty_json
+from .site.pages import summaries
 from .transcript import Message, Transcript
 
 PARTY_OF_STATE = {"mcp": "server", "a2a": "agent"}  # the model whose state is reported
@@ -94,13 +96,15 @@ def play_with_states(session: Session) -> tuple[Transcript, list[Any]]:
 def play_file(path: str) -> str:
     """``python -m agent_loop_sim run PATH``, plus the model's state at each message, as JSON."""
     try:
-        played = [play_with_states(s) for s in load(path).sessions]
+        played = [(s.family, *play_with_states(s)) for s in load(path).sessions]
     except (InputError, EngineFailure) as exc:
         return json.dumps({"error": _failure(exc)}, ensure_ascii=False)
     sessions = []
-    for transcript, states in played:
-        data = transcript.to_dict()
-        for message, state in zip(data["messages"], states):
-            message["state"] = state
+    for family, transcript, states in played:
+        data = {"family": family, "party": PARTY_OF_STATE[family], **transcript.to_dict()}
+        for message, state, shown, summary in zip(data["messages"], states, transcript.messages, summaries(transcript)):
+            # As the session pages show it: the same words and the same pretty JSON (JSON.parse
+            # in the page would turn 1.0 into 1 and move keys like "2" first).
+            message.update(state=state, summary=summary, text=shown.raw if shown.is_raw else pretty_json(shown.json))
         sessions.append(data)
     return json.dumps({"sessions": sessions}, ensure_ascii=False)
