@@ -131,6 +131,6 @@ def playground_page(has_runtime: bool, directory_urls: bool = True) -> str:
     ]
     if not has_runtime:
         return "\n".join(lines + _missing_runtime())
-    lines += ['<div id="playground" class="playground" data-state="loading" markdown="0"></div>', "",
+    lines += ['<div id="pg-app" class="playground" data-state="loading" markdown="0"></div>', "",
               _script("playground.js", directory_urls), ""]
     return "\n".join(lines)

@@ -4,7 +4,7 @@
 import { call } from "./engine.js";
 
 const SITE = new URL("../browser/", import.meta.url);
-const root = document.getElementById("playground");
+const root = document.getElementById("pg-app");
 
 function element(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
@@ -97,8 +97,8 @@ const position = element("span", { id: "pg-position", class: "playground__positi
 const state = element("div", { id: "pg-state", class: "playground__state" });
 const transcript = element("ol", { id: "pg-transcript", class: "playground__transcript" });
 const buttons = {};
-for (const [step, label, title] of [["first", "⏮", "First message (Home)"], ["prev", "◀ Previous", "Previous message (←)"],
-  ["next", "Next ▶", "Next message (→)"], ["last", "⏭", "Last message (End)"]]) {
+for (const [step, label, title] of [["first", "First", "First message (Home)"], ["prev", "◀ Previous", "Previous message (←)"],
+  ["next", "Next ▶", "Next message (→)"], ["last", "Last", "Last message (End)"]]) {
   buttons[step] = element("button", { type: "button", class: "md-button", "data-step": step, title, text: label });
 }
 const result = element("div", { class: "playground__result", hidden: "" },
@@ -131,7 +131,7 @@ function showMessage(index, scroll = true) {
   buttons.first.disabled = buttons.prev.disabled = current.message === 0;
   buttons.next.disabled = buttons.last.disabled = current.message === count - 1;
   root.dataset.step = message.n;
-  if (scroll) transcript.children[current.message].scrollIntoView({ block: "nearest" });
+  if (scroll) transcript.children[current.message].scrollIntoView({ block: "start" });
 }
 
 function showSession(index) {
