@@ -19,7 +19,13 @@ $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 	$(UV) sync --locked --all-extras --python $(PYTHON)
 	touch $@
 
-setup: $(VENV)/.synced
+# The in-browser runtime (Pyodide, from npm, as package-lock.json pins it). Without npm the
+# site is built without it: its check page and playground say so, and their tests are skipped.
+node_modules/.package-lock.json: package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then npm ci --no-audit --no-fund; \
+	else echo "npm not found: the site is built without the in-browser engine (install Node >= 18 for it)"; fi
+
+setup: $(VENV)/.synced node_modules/.package-lock.json
 
 serve: setup
 	$(VENV)/bin/mkdocs serve --dirty -a 127.0.0.1:8000
@@ -47,4 +53,4 @@ bench: setup
 	$(VENV)/bin/python benchmarks/run.py
 
 clean:
-	rm -rf site $(VENV) $(TOOLS)
+	rm -rf site $(VENV) $(TOOLS) node_modules
