@@ -17,22 +17,23 @@ import sys
 from pathlib import Path
 
 from . import engine
-from .compare import Difference, diff_sessions
+from .check import build_report, live_differences
 from .errors import EngineFailure, InputError, RecorderError
 from .jsonio import write_atomic
-from .project import RECORDERS, Project
+from .project import Project
+from .protocols import FAMILIES
+from .recording import Recording, load_recording, parse_recording
 from .scenarios import ScenarioFile
-from .transcript import Recording, load_recording, parse_recording
 
 EXIT_DIFFERENT, EXIT_BAD_INPUT = 1, 2
 
 
-def _print_differences(title: str, diffs: list[Difference], expected: str, actual: str, limit: int = 50) -> None:
+def _print_differences(title: str, lines: list[str], limit: int = 50) -> None:
     print(title)
-    for d in diffs[:limit]:
-        print("  " + d.render(expected, actual))
-    if len(diffs) > limit:
-        print(f"  ... and {len(diffs) - limit} more")
+    for line in lines[:limit]:
+        print("  " + line)
+    if len(lines) > limit:
+        print(f"  ... and {len(lines) - limit} more")
 
 
 def cmd_run(project: Project, args: argparse.Namespace) -> int:
@@ -44,30 +45,27 @@ def cmd_run(project: Project, args: argparse.Namespace) -> int:
     return 0
 
 
-def engine_differences(project: Project, file: ScenarioFile) -> tuple[Recording, list[Difference]]:
-    committed = load_recording(str(project.recording_path(file)))
-    produced = [engine.run_session(s) for s in file.sessions]
-    return committed, diff_sessions(committed.sessions, produced)
-
-
 def cmd_check(project: Project, args: argparse.Namespace) -> int:
+    report = build_report(project, files=project.scenario_files(args.scenarios))
+    unreadable = next((f.unreadable for f in report.files if f.unreadable is not None), None)
+    if unreadable is not None:
+        raise unreadable
     failed = 0
-    for file in project.scenario_files(args.scenarios):
-        committed, diffs = engine_differences(project, file)
-        where = project.relative(project.recording_path(file))
-        if diffs:
+    for file in report.files:
+        problems = [line for s in file.sessions for line in s.problems()] or ([file.error] if file.error else [])
+        if problems:
             failed += 1
-            _print_differences(f"DIFFERENT {where}: {len(diffs)} difference(s) between the committed "
-                               "recording and the engine", diffs, "committed", "engine")
+            _print_differences(f"DIFFERENT {file.recording_file}: {len(problems)} difference(s) between the "
+                               "committed recording and the engine", problems)
         else:
-            print(f"same {where}: engine = committed recording "
-                  f"({len(committed.sessions)} sessions, {committed.message_count} messages)")
+            print(f"same {file.recording_file}: engine = committed recording "
+                  f"({len(file.sessions)} sessions, {file.message_count} messages)")
     return EXIT_DIFFERENT if failed else 0
 
 
 def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int) -> Recording:
     """Run the family's recorder script (the only code that imports an SDK) and read its output."""
-    script = project.root / RECORDERS[file.family]
+    script = project.root / FAMILIES[file.family].recorder
     command = [sys.executable, str(script), file.path, "--timeout", str(timeout), "--jobs", str(jobs)]
     done = subprocess.run(command, capture_output=True, text=True, cwd=project.root)
     if done.returncode != 0:
@@ -86,14 +84,11 @@ def cmd_record(project: Project, args: argparse.Namespace) -> int:
         failed = 0
         for file, recording in zip(files, live):
             where = project.relative(project.recording_path(file))
-            committed = load_recording(str(project.recording_path(file)))
-            diffs = diff_sessions(committed.sessions, recording.sessions)
-            if committed.sdk != recording.sdk:
-                diffs.insert(0, Difference("(all)", None, "$.sdk", committed.sdk, recording.sdk))
+            diffs = live_differences(load_recording(str(project.recording_path(file))), recording)
             if diffs:
                 failed += 1
                 _print_differences(f"DIFFERENT {where}: the live SDK no longer says what was committed",
-                                   diffs, "committed", "live")
+                                   [d.render("committed", "live") for d in diffs])
             else:
                 print(f"same {where}: live recording = committed recording ({recording.message_count} messages)")
         return EXIT_DIFFERENT if failed else 0

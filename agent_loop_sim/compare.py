@@ -6,11 +6,10 @@ message number, the JSON path and both values.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from .jsonio import json_path
+from .jsonio import json_path, short_json
 from .transcript import Message, Transcript
 
 MISSING = object()
@@ -28,7 +27,7 @@ class Difference:
         where = f"session {self.session!r}"
         if self.message is not None:
             where += f", message {self.message}"
-        return f"{where}, {self.path}: {expected_label} {_show(self.expected)}, {actual_label} {_show(self.actual)}"
+        return f"{where}, {self.path}: {expected_label} {show(self.expected)}, {actual_label} {show(self.actual)}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"session": self.session, "message": self.message, "path": self.path,
@@ -36,11 +35,9 @@ class Difference:
                 "actual": None if self.actual is MISSING else self.actual}
 
 
-def _show(value: Any) -> str:
-    if value is MISSING:
-        return "(absent)"
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 200 else text[:197] + "..."
+def show(value: Any, limit: int = 200) -> str:
+    """A value as a difference names it: JSON on one line, cut to ``limit``; ``(absent)`` if missing."""
+    return "(absent)" if value is MISSING else short_json(value, limit)
 
 
 def _same_scalar(a: Any, b: Any) -> bool:

@@ -1,15 +1,14 @@
 """The engine's front door: a validated scenario session in, its normalised transcript out.
 
-Each protocol package (``agent_loop_sim.protocols.<family>``) exposes ``run_session(session)``;
-this module only dispatches. Nothing here, or below, reads a recording.
+Each protocol family (`agent_loop_sim.protocols.FAMILIES`) has a model and a normal form; this
+module only dispatches. Nothing here, or below, reads a recording.
 """
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any, Callable
 
 from .errors import EngineFailure, InputError
-from .normalise import NORMALISERS
+from .protocols import FAMILIES
 from .scenarios import Session
 from .transcript import Message, Transcript
 
@@ -22,9 +21,9 @@ def play(session: Session, observe: Callable[[int, dict[str, Any]], None] | None
     Raises InputError when the scenario cannot be played as written (e.g. a scripted answer is
     missing), and EngineFailure, naming the session, for a gap in the model.
     """
-    protocol = import_module(f"agent_loop_sim.protocols.{session.family}")
+    family = FAMILIES[session.family]
     try:
-        return protocol.run_session(session, observe=observe) if observe else protocol.run_session(session)
+        return family.run_session(session, observe=observe) if observe else family.run_session(session)
     except InputError as exc:  # a scenario the protocol cannot play (e.g. an answer missing)
         raise exc.within(file=session.source, session=session.name) from None
     except Exception as exc:  # a gap in the model: say which session, keep the cause for debugging
@@ -33,4 +32,4 @@ def play(session: Session, observe: Callable[[int, dict[str, Any]], None] | None
 
 def run_session(session: Session) -> Transcript:
     """Play one validated scenario session (:func:`play`); return the normalised transcript."""
-    return Transcript(session.name, session.mode, session.title, NORMALISERS[session.family](play(session)))
+    return Transcript(session.name, session.mode, session.title, FAMILIES[session.family].normalise(play(session)))

@@ -1,6 +1,6 @@
 """One exception for bad input, with a message that says where the input is wrong.
 
-Every loader (scenarios, recordings) raises :class:`InputError` naming the file, the session,
+Every loader (scenarios, recordings) raises `InputError` naming the file, the session,
 the message number and the JSON path it could find; the command line prints it as one
 paragraph and exits non-zero, so a traceback is never the only explanation.
 """

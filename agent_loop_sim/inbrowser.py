@@ -15,16 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from . import engine
-from .cli import engine_differences
+from .check import build_report
 from .errors import EngineFailure, InputError
-from .normalise import NORMALISERS
 from .project import Project
+from .protocols import FAMILIES
 from .scenarios import Session, load
 from .site.markdown import pretty_json
 from .site.pages import summaries
 from .transcript import Message, Transcript
 
-PARTY_OF_STATE = {"mcp": "server", "a2a": "agent"}  # the model whose state is reported
 
 
 def _failure(exc: Exception) -> str:
@@ -33,33 +32,21 @@ def _failure(exc: Exception) -> str:
 
 
 def check_project(root: str) -> str:
-    """``python -m agent_loop_sim check`` for the checkout at ``root``, as a verdict in JSON.
+    """``python -m agent_loop_sim check`` for the checkout at ``root`` (the one checker,
+    :func:`agent_loop_sim.check.build_report`), as a verdict in JSON.
 
-    ``sessions``: how many the scenario files hold; ``equal``: how many of them the engine
-    plays exactly as recorded; ``first``: the first difference, in the CLI's words.
+    ``sessions``: how many were compared; ``equal``: how many the engine plays exactly as
+    recorded; ``first``: the first problem, in the CLI's words.
     """
-    project = Project(Path(root))
-    out: dict[str, Any] = {"sessions": 0, "equal": 0, "messages": 0, "differences": 0, "first": None,
-                           "files": [], "error": None}
     started = time.perf_counter()
-    try:
-        for file in project.scenario_files():
-            committed, diffs = engine_differences(project, file)
-            differing = {d.session for d in diffs}
-            equal = sum(1 for s in file.sessions if s.name not in differing)
-            out["sessions"] += len(file.sessions)
-            out["equal"] += equal
-            out["messages"] += committed.message_count
-            out["differences"] += len(diffs)
-            if diffs and out["first"] is None:
-                out["first"] = f"{project.relative(project.recording_path(file))}: {diffs[0].render()}"
-            out["files"].append({"recording": file.recording, "sessions": len(file.sessions), "equal": equal,
-                                 "differences": len(diffs)})
-    except (InputError, EngineFailure) as exc:
-        out["error"] = _failure(exc)
-    out["seconds"] = time.perf_counter() - started
-    out["ok"] = out["error"] is None and out["differences"] == 0 and out["sessions"] > 0
-    return json.dumps(out, ensure_ascii=False)
+    report = build_report(Project(Path(root)))
+    problems = report.problems
+    files = [{"recording": f.recording_file, "sessions": len(f.sessions), "equal": sum(1 for s in f.sessions if s.passed),
+              "differences": sum(len(s.problems()) for s in f.sessions) + (f.error is not None)} for f in report.files]
+    return json.dumps({"sessions": len(report.sessions), "equal": report.passed, "messages": report.message_count,
+                       "differences": len(problems), "first": problems[0] if problems else None, "files": files,
+                       "seconds": time.perf_counter() - started, "ok": report.ok and bool(report.sessions)},
+                      ensure_ascii=False)
 
 
 def engine_seconds(root: str) -> float:
@@ -78,10 +65,10 @@ def play_with_states(session: Session) -> tuple[Transcript, list[Any]]:
     A2A task is called ``<id-N>`` in both."""
     snapshots: list[tuple[int, dict[str, Any]]] = []
     messages = engine.play(session, observe=lambda logged, state: snapshots.append((logged, state)))
-    party = PARTY_OF_STATE[session.family]
-    other = "client" if party == "server" else "orchestrator"
-    as_messages = [Message(party, other, json=state) for _, state in snapshots]
-    normalised = NORMALISERS[session.family](messages + as_messages)
+    family = FAMILIES[session.family]
+    driver, peer = family.parties  # the state reported is the peer's: the MCP server, the A2A agent
+    as_messages = [Message(peer, driver, json=state) for _, state in snapshots]
+    normalised = family.normalise(messages + as_messages)
     transcript = Transcript(session.name, session.mode, session.title, normalised[: len(messages)])
     states: list[Any] = []
     pending = list(zip((n for n, _ in snapshots), (m.json for m in normalised[len(messages):])))
@@ -101,7 +88,7 @@ def play_file(path: str) -> str:
         return json.dumps({"error": _failure(exc)}, ensure_ascii=False)
     sessions = []
     for family, transcript, states in played:
-        data = {"family": family, "party": PARTY_OF_STATE[family], **transcript.to_dict()}
+        data = {"family": family, "party": FAMILIES[family].parties[1], **transcript.to_dict()}
         for message, state, shown, summary in zip(data["messages"], states, transcript.messages, summaries(transcript)):
             # As the session pages show it: the same words and the same pretty JSON (JSON.parse
             # in the page would turn 1.0 into 1 and move keys like "2" first).

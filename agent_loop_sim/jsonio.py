@@ -34,6 +34,20 @@ def copy_json(value: Any) -> Any:
     return marshal.loads(marshal.dumps(value))
 
 
+def short_json(value: Any, limit: int = 200) -> str:
+    """A JSON value on one line, cut to ``limit`` characters (for messages about values)."""
+    shown = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+def keys_first(mapping: dict[str, Any], first: tuple[str, ...]) -> dict[str, Any]:
+    """``mapping`` with the keys of ``first`` (those present) first, the rest after, in their order:
+    how a serialiser that knows some fields of a model and passes the others through writes it."""
+    out = {k: mapping[k] for k in first if k in mapping}
+    out.update({k: v for k, v in mapping.items() if k not in first})
+    return out
+
+
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for key, value in pairs:
@@ -44,7 +58,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def load_json(path: str | os.PathLike[str]) -> Any:
-    """Parse a JSON file, turning every way it can be bad into an :class:`InputError`."""
+    """Parse a JSON file, turning every way it can be bad into an `InputError`."""
     name = str(path)
     try:
         data = Path(path).read_bytes()
@@ -71,9 +85,19 @@ def dump_json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half."""
+def write_atomic(path: str | os.PathLike[str], text: str, *, only_if_changed: bool = False) -> bool:
+    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half.
+
+    With ``only_if_changed`` a file that already holds ``text`` is left alone, mtime and all (so
+    that ``mkdocs serve --dirty`` rebuilds only what changed). Returns whether it wrote. The
+    temporary file has a unique name, so two writers never share one."""
     target = Path(path)
+    if only_if_changed:
+        try:
+            if target.read_text(encoding="utf-8") == text:
+                return False
+        except (OSError, UnicodeDecodeError):
+            pass
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
@@ -88,3 +112,4 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return True

@@ -92,6 +92,3 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
         return ids[key]
 
     return [Message(m.sender, m.receiver, json=_sorted_a2a(m.json, rename), raw=m.raw, sse=m.sse) for m in messages]
-
-
-NORMALISERS = {"mcp": normalise_mcp, "a2a": normalise_a2a}

@@ -1,4 +1,4 @@
-"""Where things are in a checkout: scenario files, their recordings, the recorder scripts."""
+"""Where things are in a checkout: scenario files and their recordings."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -6,9 +6,6 @@ from pathlib import Path
 
 from .errors import InputError
 from .scenarios import ScenarioFile, load_many
-
-RECORDERS = {"mcp": "scripts/record_sdk.py", "a2a": "scripts/record_a2a_sdk.py"}
-
 
 @dataclass(frozen=True)
 class Project:

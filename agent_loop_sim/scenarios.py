@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,6 @@ from .errors import InputError
 from .jsonio import json_path, load_json
 from .schema import Field, check_object, describe
 
-FAMILIES = ("mcp", "a2a")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 _FILE_FIELDS = {"recording": Field(str), "description": Field(str, required=False), "sessions": Field(list)}
@@ -61,11 +59,9 @@ class ScenarioFile:
         raise InputError(f"no session named {name!r} (known: {known})", file=self.path)
 
 
-def family_module(family: str):
-    return import_module(f"agent_loop_sim.protocols.{family}.scenario")
-
-
 def parse_session(raw: Any, index: int, source: str) -> Session:
+    from .protocols import FAMILIES  # imported here: the protocol packages import this module
+
     path: list[str | int] = ["sessions", index]
     if type(raw) is not dict:
         raise InputError(f"a session must be an object, got {describe(raw)}", file=source, path=json_path(path))
@@ -78,19 +74,20 @@ def parse_session(raw: Any, index: int, source: str) -> Session:
         Field(str).check(name, path + ["name"])
         if not _NAME.match(name):
             raise InputError("a session name is lower case letters, digits and _", path=json_path(path + ["name"]))
-        Field(str, choices=FAMILIES).check(raw["family"], path + ["family"])
+        Field(str, choices=tuple(FAMILIES)).check(raw["family"], path + ["family"])
         Field(str).check(raw["title"], path + ["title"])
-        spec_fields = dict(family_module(raw["family"]).SESSION_FIELDS)
+        schema = FAMILIES[raw["family"]].scenario
+        spec_fields = dict(schema.SESSION_FIELDS)
         spec_fields.update(name=Field(str), family=Field(str), title=Field(str))
         check_object(raw, spec_fields, path, "the session")
-        family_module(raw["family"]).validate(raw, path)
+        schema.validate(raw, path)
     except InputError as exc:
         raise exc.within(file=source, session=label) from None
     return Session(name=name, family=raw["family"], title=raw["title"], spec=raw, source=source)
 
 
 def load(path: str | Path) -> ScenarioFile:
-    """Load and validate one scenario file; any problem is an :class:`InputError` naming where."""
+    """Load and validate one scenario file; any problem is an `InputError` naming where."""
     source = str(path)
     data = load_json(path)
     try:

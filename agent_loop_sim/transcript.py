@@ -1,14 +1,7 @@
-"""Transcripts and recordings: numbered messages between two parties, and the files holding them.
+"""Transcripts: numbered messages between two parties, as the engine and the recorders make them.
 
-The engine produces a :class:`Transcript` per session; a recorder produces the same shape from
-the live SDK. A recording file is::
-
-    {"family": "mcp", "sdk": {"package": "mcp", "version": "2.3.0"}, "transport": "stdio",
-     "scenarios": "scenarios/mcp.json",
-     "sessions": [{"name": ..., "mode": ..., "title": ...,
-                   "messages": [{"n": 1, "from": "client", "to": "server", "sse": false,
-                                 "json": {...}}   # or "raw": "a line that is not JSON"
-                                ]}]}
+The engine produces a `Transcript` per session; a recorder produces the same shape from the
+live SDK. The file that holds a recorder's transcripts is read by `agent_loop_sim.recording`.
 """
 from __future__ import annotations
 
@@ -16,11 +9,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import InputError
-from .jsonio import dump_json, json_path, load_json
-from .schema import Field, check_object
-
-PARTIES = {"mcp": ("client", "server"), "a2a": ("orchestrator", "agent")}
 
 
 @dataclass
@@ -66,98 +54,3 @@ class Transcript:
             "title": self.title,
             "messages": [m.to_dict(i) for i, m in enumerate(self.messages, 1)],
         }
-
-
-@dataclass
-class Recording:
-    family: str
-    sdk: dict[str, str]
-    transport: str
-    scenarios: str
-    sessions: list[Transcript]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "family": self.family,
-            "sdk": self.sdk,
-            "transport": self.transport,
-            "scenarios": self.scenarios,
-            "sessions": [s.to_dict() for s in self.sessions],
-        }
-
-    def dumps(self) -> str:
-        return dump_json(self.to_dict())
-
-    def session(self, name: str) -> Transcript | None:
-        return next((s for s in self.sessions if s.name == name), None)
-
-    @property
-    def message_count(self) -> int:
-        return sum(len(s.messages) for s in self.sessions)
-
-
-_TOP = {
-    "family": Field(str, choices=tuple(PARTIES)),
-    "sdk": Field(dict),
-    "transport": Field(str),
-    "scenarios": Field(str),
-    "sessions": Field(list),
-}
-_SDK = {"package": Field(str), "version": Field(str)}
-_SESSION = {"name": Field(str), "mode": Field(str), "title": Field(str), "messages": Field(list)}
-
-
-def _message(raw: Any, family: str, path: list[str | int], expected_n: int) -> Message:
-    a, b = PARTIES[family]
-    fields = {
-        "n": Field(int),
-        "from": Field(str, choices=(a, b)),
-        "to": Field(str, choices=(a, b)),
-        "sse": Field(bool),
-        "json": Field((dict, list, str, int, float, bool), required=False, nullable=True),
-        "raw": Field(str, required=False),
-    }
-    check_object(raw, fields, path, "a message")
-    if ("json" in raw) == ("raw" in raw):
-        raise InputError("a message has exactly one of 'json' and 'raw'", path=json_path(path))
-    if raw["n"] != expected_n:
-        raise InputError(f"messages are numbered 1, 2, ...: expected {expected_n}, got {raw['n']}",
-                         path=json_path(path + ["n"]))
-    if raw["from"] == raw["to"]:
-        raise InputError("a message goes from one party to the other", path=json_path(path + ["to"]))
-    return Message(sender=raw["from"], receiver=raw["to"], json=raw.get("json"), raw=raw.get("raw"), sse=raw["sse"])
-
-
-def parse_recording(data: Any, source: str) -> Recording:
-    session_name: str | None = None
-    message_n: int | None = None
-    try:
-        check_object(data, _TOP, [], "a recording")
-        check_object(data["sdk"], _SDK, ["sdk"], "the SDK description")
-        family = data["family"]
-        sessions: list[Transcript] = []
-        seen: set[str] = set()
-        for i, raw in enumerate(data["sessions"]):
-            session_name = raw.get("name") if isinstance(raw, dict) and isinstance(raw.get("name"), str) else None
-            message_n = None
-            check_object(raw, _SESSION, ["sessions", i], "a session")
-            if raw["name"] in seen:
-                raise InputError("two sessions have this name", path=json_path(["sessions", i, "name"]))
-            seen.add(raw["name"])
-            if not raw["messages"]:
-                raise InputError("a session has at least one message", path=json_path(["sessions", i, "messages"]))
-            messages = []
-            for j, m in enumerate(raw["messages"]):
-                message_n = j + 1
-                messages.append(_message(m, family, ["sessions", i, "messages", j], j + 1))
-            sessions.append(Transcript(raw["name"], raw["mode"], raw["title"], messages))
-        session_name = message_n = None
-        if not sessions:
-            raise InputError("a recording has at least one session", path="$.sessions")
-    except InputError as exc:
-        raise exc.within(file=source, session=session_name, message=message_n) from None
-    return Recording(family, dict(data["sdk"]), data["transport"], data["scenarios"], sessions)
-
-
-def load_recording(path: str) -> Recording:
-    return parse_recording(load_json(path), str(path))

@@ -42,7 +42,7 @@ from a2a.server.agent_execution import AgentExecutor, RequestContext  # noqa: E4
 from agent_loop_sim import scenarios  # noqa: E402
 from agent_loop_sim.errors import InputError, RecorderError  # noqa: E402
 from agent_loop_sim.normalise import normalise_a2a  # noqa: E402
-from agent_loop_sim.recorder_cli import recorder_main  # noqa: E402
+from recorder_cli import recorder_main  # noqa: E402
 from agent_loop_sim.protocols.a2a import HttpRequest, HttpResponse, Orchestrator  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 from conformance import a2a_sdk_server as fixture  # noqa: E402

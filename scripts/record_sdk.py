@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from agent_loop_sim import scenarios  # noqa: E402
 from agent_loop_sim.errors import RecorderError  # noqa: E402
 from agent_loop_sim.normalise import normalise_mcp  # noqa: E402
-from agent_loop_sim.recorder_cli import innermost, recorder_main  # noqa: E402
+from recorder_cli import innermost, recorder_main  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 
 TEE = ROOT / "scripts" / "stdio_tee.py"

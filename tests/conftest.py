@@ -33,12 +33,12 @@ def live_vs_engine(tmp_path: Path, family: str, sessions: list[dict], jobs: int 
 
     from agent_loop_sim import engine, scenarios
     from agent_loop_sim.compare import diff_sessions
-    from agent_loop_sim.project import RECORDERS
-    from agent_loop_sim.transcript import parse_recording
+    from agent_loop_sim.protocols import FAMILIES
+    from agent_loop_sim.recording import parse_recording
 
     path = tmp_path / f"{family}_random.json"
     path.write_text(json.dumps({"recording": path.name, "sessions": sessions}))
-    done = subprocess.run([sys.executable, str(ROOT / RECORDERS[family]), str(path), "--jobs", str(jobs)],
+    done = subprocess.run([sys.executable, str(ROOT / FAMILIES[family].recorder), str(path), "--jobs", str(jobs)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     live = json.loads(done.stdout)

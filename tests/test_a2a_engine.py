@@ -9,7 +9,7 @@ import pytest
 
 from agent_loop_sim import engine, scenarios
 from agent_loop_sim.compare import diff_sessions
-from agent_loop_sim.transcript import load_recording
+from agent_loop_sim.recording import load_recording
 from conftest import ROOT, run_cli
 from seed_page import SEED, seed_sessions
 

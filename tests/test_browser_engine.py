@@ -16,7 +16,7 @@ import pytest
 
 from agent_loop_sim.project import Project
 from agent_loop_sim.site.browser import scenario_text
-from agent_loop_sim.transcript import load_recording
+from agent_loop_sim.recording import load_recording
 from conftest import run_cli
 from test_browser import OUTPUT, SERVED, browser, origin, site  # noqa: F401  (fixtures: this module's own instances)
 from test_site_fakes import ROOT

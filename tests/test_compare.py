@@ -26,6 +26,6 @@ def test_differences_name_session_message_and_path():
 def test_missing_and_extra_messages_and_sessions():
     diffs = diff_sessions([_t("a", {"x": 1}, {"y": 2}), _t("b", {})], [_t("a", {"x": 1}), _t("c", {})])
     rendered = [d.render() for d in diffs]
-    assert "session 'a', message 2, $: committed {\"y\": 2}, engine (absent)" in rendered
+    assert "session 'a', message 2, $: committed {\"y\":2}, engine (absent)" in rendered
     assert any(r.startswith("session 'b', session") for r in rendered)
     assert any(r.startswith("session 'c', session") for r in rendered)

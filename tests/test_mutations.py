@@ -14,7 +14,7 @@ from agent_loop_sim import engine
 from agent_loop_sim.compare import diff_sessions
 from agent_loop_sim.jsonio import json_path
 from agent_loop_sim.project import Project
-from agent_loop_sim.transcript import parse_recording
+from agent_loop_sim.recording import parse_recording
 from agent_loop_sim.jsonio import load_json
 from conftest import ROOT
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent_loop_sim.transcript import load_recording
+from agent_loop_sim.recording import load_recording
 from conftest import ROOT
 from seed_page import SEED, seed_sessions
 

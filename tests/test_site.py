@@ -19,11 +19,11 @@ from markdown_it import MarkdownIt
 
 from agent_loop_sim.project import Project
 from agent_loop_sim.site import FINDINGS, render_site
-from agent_loop_sim.site.findings import (Absent, At, ErrorCode, IsRaw, JsonEquals, NoReply, Present, Recorded,
+from agent_loop_sim.site.evidence import (Absent, At, ErrorCode, IsRaw, JsonEquals, NoReply, Present, Recorded,
                                           ScenarioEquals, ValuesDiffer, check_finding, parse_path, resolve)
 from agent_loop_sim.site.markdown import code, fence, text
 from agent_loop_sim.site.pages import Context, session_page
-from agent_loop_sim.site.report import Report, SessionResult
+from agent_loop_sim.check import Report, SessionResult
 from agent_loop_sim.jsonio import json_path
 from agent_loop_sim.transcript import Message, Transcript
 from test_site_fakes import ROOT, broken, consistent_copy, edit_recording, flipped, recorded_sessions, replay
@@ -177,7 +177,7 @@ def test_evidence_kinds():
 
 
 def test_evidence_that_points_nowhere_fails_with_a_reason():
-    from agent_loop_sim.site.findings import Finding
+    from agent_loop_sim.site.evidence import Finding
 
     sessions = Recorded({"a": transcript("a", Message(**C2S, json={"id": 1}))})
     f = Finding("x", "mcp", "observation", "t", "s", (JsonEquals("zz", 1, "$.id", 1), JsonEquals("a", 5, "$.id", 1)))
@@ -315,7 +315,7 @@ def test_every_finding_fails_when_any_of_its_values_changes(site, committed):
     """Each JSON value a finding relies on, changed in a copy of the recordings, breaks that finding."""
     import copy
 
-    from agent_loop_sim.site.findings import check_finding
+    from agent_loop_sim.site.evidence import check_finding
 
     checked = [r.finding for r in site.findings if r.checked]
     assert checked
@@ -350,3 +350,17 @@ def test_the_protocol_pages_draw_the_engines_own_tables():
     assert a2a.count("\n| ") - 1 == len(TASK_TRANSITIONS)  # the header line aside
     completed_row = next(line for line in a2a.splitlines() if line.startswith("| `completed`"))
     assert set(completed_row.strip("|").split("|")[1:]) == {" — "}  # a finished task takes nothing
+
+
+def test_the_findings_file_is_validated_naming_the_place():
+    import json
+
+    from agent_loop_sim.errors import InputError
+    from agent_loop_sim.site.evidence import load_findings
+    from agent_loop_sim.site.findings import FINDINGS, FINDINGS_FILE
+
+    data = json.loads(FINDINGS_FILE.read_text())
+    assert len(load_findings(data, "f.json")) == len(FINDINGS)
+    data["findings"][2]["evidence"][0]["kind"] = "LooksRight"
+    with pytest.raises(InputError, match=r"f\.json, at \$\.findings\[2\]\.evidence\[0\]\.kind: evidence names its kind"):
+        load_findings(data, "f.json")

@@ -106,11 +106,11 @@ from mkdocs.config import load_config
 config = load_config("mkdocs.yml")
 (hook,) = config.hooks.values()
 hook.on_config(config)
-first = hook._pages["index.md"].splitlines()[0]
+first = hook._last["site"].pages["index.md"].splitlines()[0]
 pages = Path("agent_loop_sim/site/pages.py")
 pages.write_text(pages.read_text().replace('"# Conformance"', '"# Conformance, reloaded"'))
 hook.on_config(load_config("mkdocs.yml"))
-print(first, "|", hook._pages["index.md"].splitlines()[0])
+print(first, "|", hook._last["site"].pages["index.md"].splitlines()[0])
 """
 
 

@@ -24,8 +24,9 @@ from typing import Any, Callable
 
 from agent_loop_sim.errors import InputError
 from agent_loop_sim.jsonio import json_path
-from agent_loop_sim.site.findings import parse_path
-from agent_loop_sim.transcript import Transcript, load_recording
+from agent_loop_sim.site.evidence import parse_path
+from agent_loop_sim.recording import load_recording
+from agent_loop_sim.transcript import Transcript
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent

@@ -1,25 +1,28 @@
 """From a checkout to the site's pages: compare, check the findings, render, or refuse.
 
-:func:`render_site` does everything in memory and reports problems instead of raising, so the
+`render_site` does everything in memory and reports problems instead of raising, so the
 MkDocs hook can turn them into one ``PluginError`` before anything is written, and the command
-line (:func:`build_pages`) can print them and write nothing.
+line (`build_pages`) can print them and write nothing.
 """
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..check import Engine, Report, build_report, load_engine
 from ..jsonio import write_atomic
 from ..project import Project
-from ..transcript import PARTIES
+from .architecture import ARCHITECTURE_PAGE, render_architecture
 from .badge import conformance_badge
-from .findings import FINDINGS, Finding, FindingResult, Recorded, check_findings
+from .evidence import Finding, FindingResult, Recorded, check_findings
+from .findings import FINDINGS
 from .pages import (FINDINGS_PAGE, OVERVIEW, Context, eras_page, family_name, family_page, render_eras,
                     render_family, render_findings, render_overview, render_session)
-from .report import Engine, Report, build_report, report_json
+from .report import report_json
 from .sources import (FORMAT_PAGE, SERVERS_PAGE, reference_modules, reference_page, render_format,
                       render_reference, render_reference_index, render_servers)
 
@@ -105,15 +108,13 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
         text, problems = render_servers(project, families)
         pages[SERVERS_PAGE] = text
         site.problems += problems
-        text, problems = render_format(families)
-        pages[FORMAT_PAGE] = text
-        site.problems += problems
-        modules, warnings = reference_modules(families, tuple(PARTIES))
-        site.warnings += warnings
+        pages[FORMAT_PAGE] = render_format(families)
+        pages[ARCHITECTURE_PAGE] = render_architecture()
+        modules = reference_modules()
         pages[REFERENCE_INDEX] = render_reference_index(modules)
         for module in modules:
             pages[reference_page(module)] = render_reference(module)
-        nav += [{"Fixture servers": SERVERS_PAGE}, {"Scenario format": FORMAT_PAGE},
+        nav += [{"Fixture servers": SERVERS_PAGE}, {"Scenario format": FORMAT_PAGE}, {"Architecture": ARCHITECTURE_PAGE},
                 {"API reference": [REFERENCE_INDEX] + [{m.removeprefix("agent_loop_sim."): reference_page(m)}
                                                        for m in modules]}]
 
@@ -123,6 +124,28 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     pages[BADGE_FILE] = conformance_badge(report.passed, len(report.sessions))
     site.nav = nav
     return site
+
+
+def render_checkout(root: Path, engine_spec: str = "", directory_urls: bool = True) -> Site:
+    """`render_site` for the checkout at ``root``, with the engine ``module:function`` names, if any."""
+    return render_site(Project(root), run_session=load_engine(engine_spec) if engine_spec else None,
+                       directory_urls=directory_urls)
+
+
+def keep_pages(site: Site, folder: Path, touch_all: bool = False) -> list[str]:
+    """Keep every page in ``folder``, rewriting only those whose content changed; ``touch_all``
+    marks all as changed (every page carries the navigation, so a new nav changes them all).
+    Returns the pages' paths, relative to ``folder``."""
+    for path, content in site.pages.items():
+        if not write_atomic(folder / path, content, only_if_changed=True) and touch_all:
+            os.utime(folder / path)
+    return list(site.pages)
+
+
+def summary(site: Site) -> str:
+    report = site.report
+    return (f"conformance: {report.passed}/{len(report.sessions)} sessions, {report.message_count} messages, "
+            f"{len(site.pages)} generated files")
 
 
 def write_pages(site: Site, outdir: Path) -> list[Path]:
@@ -147,7 +170,7 @@ def build_pages(project: Project, outdir: Path, run_session: Engine | None = Non
     """``python -m agent_loop_sim site OUTDIR``: the check and the Markdown pages, without MkDocs.
 
     When the engine and the recordings differ (or a recording, a finding or a fixture server is
-    not as it should be) the problems go to stderr, nothing is written, and :class:`SiteRefused`
+    not as it should be) the problems go to stderr, nothing is written, and `SiteRefused`
     says which exit status to give: 1, or 2 when a recording or scenario file cannot be read.
     """
     site = render_site(project, run_session)

@@ -1,8 +1,8 @@
 """Writing Markdown that cannot be broken by what it quotes.
 
 Everything a recording holds is data, not markup: a title with ``<script>``, a method name
-with a backtick, a raw line that looks like a fence. Text goes through :func:`text` (HTML
-escaped, Markdown punctuation backslash-escaped), code through :func:`code` or :func:`fence`,
+with a backtick, a raw line that looks like a fence. Text goes through `text` (HTML
+escaped, Markdown punctuation backslash-escaped), code through `code` or `fence`,
 whose backtick runs are always longer than any run inside the content.
 """
 from __future__ import annotations
@@ -11,6 +11,8 @@ import html
 import json
 import re
 from typing import Any
+
+from ..jsonio import short_json
 
 # Python-Markdown's escapable characters, plus '|' (the tables extension adds it).
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|>])")
@@ -31,7 +33,7 @@ def text(value: str) -> str:
 
 
 def title(value: str) -> str:
-    """Text for a quoted title (a tab's, an admonition's): :func:`text`, and no bare quote."""
+    """Text for a quoted title (a tab's, an admonition's): `text`, and no bare quote."""
     return text(value).replace('"', "&quot;")
 
 
@@ -65,14 +67,11 @@ def compact_json(value: Any) -> str:
 
 def json_value(value: Any, limit: int = 160) -> str:
     """A JSON value as a short code span (for differences and evidence)."""
-    shown = compact_json(value)
-    if len(shown) > limit:
-        shown = shown[: limit - 1] + "…"
-    return code(shown)
+    return code(short_json(value, limit))
 
 
 def table(head: list[str], rows: list[list[str]]) -> str:
-    """A pipe table. Cells must be Markdown-safe already: :func:`text` escapes ``|``; code spans
+    """A pipe table. Cells must be Markdown-safe already: `text` escapes ``|``; code spans
     in cells must not hold one (Python-Markdown keeps pipes inside backticks, others may not)."""
     out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     out += ["| " + " | ".join(row) + " |" for row in rows]

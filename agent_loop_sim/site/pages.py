@@ -2,7 +2,7 @@
 side, and the findings.
 
 Pages are plain functions of the report; they never run the engine or read a file. Where a page
-lives is decided here (:func:`session_page` and friends) and links are made relative, so the
+lives is decided here (`session_page` and friends) and links are made relative, so the
 Markdown reads the same under MkDocs and anywhere else.
 """
 from __future__ import annotations
@@ -14,18 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..check import RecordingResult, Report, SessionResult
+from ..compare import MISSING
+from ..protocols import FAMILIES, Code, RuleTable
 from ..transcript import Message, Transcript
-from .findings import KINDS, Finding, FindingResult
-from .markdown import code, compact_json, fence, indent, pretty_json, table, text, title, visible
-from .report import RecordingResult, Report, SessionResult
+from .evidence import KINDS, Finding, FindingResult
+from .markdown import code, compact_json, fence, indent, json_value, pretty_json, table, text, title, visible
 
-FAMILY_NAMES = {"mcp": "MCP", "a2a": "A2A"}
-MODE_NOTES = {
-    "legacy": "the handshake era: `initialize` first, revisions up to 2025-11-25",
-    "2026-07-28": "the stateless 2026-07-28 revision: no handshake, a `_meta` envelope on every request",
-    "auto": "`server/discover` first, then the 2026-07-28 revision",
-    "raw": "lines written by hand to the server, no SDK client",
-}
 # Sessions named <prefix>_<scenario>: the same scenario played in different MCP eras.
 ERA_PREFIXES = ("legacy", "modern", "auto")
 _ERA_NAME = re.compile(r"^(%s)_(.+)$" % "|".join(ERA_PREFIXES))
@@ -35,7 +30,11 @@ FINDINGS_PAGE = "findings.md"
 
 
 def family_name(family: str) -> str:
-    return FAMILY_NAMES.get(family, family.upper())
+    return FAMILIES[family].title if family in FAMILIES else family.upper()
+
+
+def mode_note(family: str, mode: str) -> str | None:
+    return FAMILIES[family].mode_notes.get(mode) if family in FAMILIES else None
 
 
 def family_page(family: str) -> str:
@@ -242,17 +241,7 @@ def render_overview(ctx: Context) -> str:
         "chosen afresh on every run:",
         "",
     ]
-    if "mcp" in report.families:
-        lines.append(
-            "- **MCP**: request ids are renumbered in the order they appear, `c1`, `c2`, … for the "
-            "client's requests and `s1`, `s2`, … for the server's; an answer takes the name of the "
-            "request it answers, and a progress token takes the name of the request that carries it "
-            "(the SDK uses the request's own id). Keys stay in the order the SDK wrote them.")
-    if "a2a" in report.families:
-        lines.append(
-            "- **A2A**: every UUID, wherever it appears (inside strings too), becomes `<id-1>`, "
-            "`<id-2>`, … in order of first appearance in the session; every timestamp becomes "
-            "`<time>`; object keys are sorted.")
+    lines += [f"- **{FAMILIES[f].title}**: {FAMILIES[f].normal_form}" for f in report.families]
     lines += [
         "",
         "## Results",
@@ -282,15 +271,7 @@ def render_family(ctx: Context, family: str) -> str:
     files = [f for f in ctx.report.files if f.family == family]
     sessions = [s for f in files for s in f.sessions]
     passed = sum(1 for s in sessions if s.passed)
-    intro = {
-        "mcp": "The Model Context Protocol, in both of its eras: the handshake era, where a connection "
-               "opens with `initialize` (revisions up to 2025-11-25), and the stateless 2026-07-28 "
-               "revision, where every request carries its own `_meta` envelope. The SDK's client was "
-               "driven in the mode each session names; `raw` sessions are lines written by hand.",
-        "a2a": "The agent-to-agent protocol, version 1.0, over its JSON-RPC binding: an orchestrator "
-               "delegates work to a research agent written with the official A2A SDK. Streaming answers "
-               "arrive as server-sent events, marked as such.",
-    }.get(family, "")
+    intro = FAMILIES[family].intro if family in FAMILIES else ""
     lines = [f"# {family_name(family)}", "", intro, "",
              f"{passed} of {len(sessions)} sessions pass, recorded with "
              + ", ".join(dict.fromkeys(f"{_sdk(f)} over {text(f.transport)}" for f in files)) + ".", ""]
@@ -314,34 +295,16 @@ def render_family(ctx: Context, family: str) -> str:
 
 
 def _rules(family: str) -> list[str]:
-    """The engine's own state table for the protocol, drawn from the table itself."""
-    if family == "mcp":
-        from ..protocols.mcp.eras import ERA_TRANSITIONS
+    """The engine's own state tables for the protocol, drawn from the tables themselves."""
+    out: list[str] = []
+    for rules in FAMILIES[family].rule_tables() if family in FAMILIES else []:
+        out += [f"## {rules.title}", "", rules.about, "",
+                table([_cell(h) for h in rules.head], [[_cell(c) for c in row] for row in rules.rows]), ""]
+    return out
 
-        return ["## The era of a connection", "",
-                "The engine's rule, drawn from its table (`ERA_TRANSITIONS`): what the server does with a "
-                "request, by the connection's era and what the request claims to be.", "",
-                table(["Era", "Request", "Era afterwards", "The server"],
-                      [[code(era.value), code(kind.value), code(after.value), text(verdict.value)]
-                       for (era, kind), (after, verdict) in ERA_TRANSITIONS.items()]), ""]
-    if family == "a2a":
-        from ..protocols.a2a.states import REQUESTS, TASK_STATES, TASK_TRANSITIONS, transition
 
-        def short(state: str) -> str:
-            return state.removeprefix("TASK_STATE_").lower()
-
-        inputs = [*TASK_STATES, *REQUESTS]
-        rows = []
-        for state, takes in TASK_TRANSITIONS.items():
-            cells = [short(transition(state, i) or "") if i in takes else "—" for i in inputs]
-            rows.append([code(short(state)) if state else "(no task)", *cells])
-        heads = [short(i) if i in TASK_STATES else code(i) for i in inputs]
-        return ["## The task life cycle", "",
-                "The engine's rule, drawn from its table (`TASK_TRANSITIONS`): the state a task moves to "
-                "(row: its state now) on each status update the agent publishes (`TASK_STATE_…`, shortened) "
-                "and on each request about the task; — marks what that state refuses.", "",
-                table(["State", *heads], rows), ""]
-    return []
+def _cell(value: str) -> str:
+    return code(value) if isinstance(value, Code) else text(value)
 
 
 # --- one session ------------------------------------------------------------------------------
@@ -356,12 +319,7 @@ def _difference_lines(page: str, s: SessionResult, differences: list) -> list[st
 
 
 def _value(value: Any) -> str:
-    from ..compare import MISSING
-
-    if value is MISSING:
-        return "nothing"
-    shown = compact_json(value)
-    return code(shown if len(shown) <= 200 else shown[:199] + "…")
+    return "nothing" if value is MISSING else json_value(value, 200)
 
 
 def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str:
@@ -376,7 +334,7 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         result = "**FAIL**: the engine could not play the session"
     else:
         result = f"**FAIL**: {len(s.differences)} difference(s) between the recording and the engine"
-    note = MODE_NOTES.get(t.mode) if s.family == "mcp" else None
+    note = mode_note(s.family, t.mode)
     lines = [
         f"# {text(s.name)} {{#session}}",  # an explicit id: a session named m1 must not take message 1's
         "",
@@ -428,7 +386,7 @@ def render_eras(ctx: Context, family: str, scenario: str, group: dict[str, Sessi
     ]
     for s in sessions:
         assert s.recorded is not None
-        note = MODE_NOTES.get(s.recorded.mode, "")
+        note = mode_note(s.family, s.recorded.mode) or ""
         lines.append(f"- [{text(s.name)}]({link(page, ctx.pages[s.name])}): {text(s.recorded.title)}"
                      + (f". Mode {_mode(s.recorded.mode)}: {note}." if note else ""))
     lines.append("")

@@ -7,27 +7,18 @@ reference is a list of mkdocstrings directives, one page per module.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import inspect
-import re
 from typing import Any
 
 from ..project import Project
+from ..protocols import FAMILIES
 from ..schema import Field
 from .markdown import code, fence, table, text
 from .pages import family_name
 
-FIXTURE_SERVERS = {
-    "mcp": ("conformance/sdk_server.py", "The MCP server",
-            "Written with the MCP SDK's high-level `MCPServer` and run over stdio. Its tools cover a "
-            "plain call, progress, elicitation, sampling and an error; in the 2026-07-28 era it "
-            "answers `input_required` where the handshake era sends the client a request."),
-    "a2a": ("conformance/a2a_sdk_server.py", "The A2A agent",
-            "A scripted research agent written with the A2A SDK and served over its JSON-RPC binding "
-            "in process. What it does depends on the first words of the request."),
-}
-CORE_MODULES = ("agent_loop_sim.engine", "agent_loop_sim.compare", "agent_loop_sim.normalise",
-                "agent_loop_sim.scenarios", "agent_loop_sim.transcript")
+CORE_MODULES = ("agent_loop_sim.engine", "agent_loop_sim.check", "agent_loop_sim.compare",
+                "agent_loop_sim.normalise", "agent_loop_sim.scenarios", "agent_loop_sim.transcript",
+                "agent_loop_sim.recording", "agent_loop_sim.protocols")
 SERVERS_PAGE = "servers.md"
 FORMAT_PAGE = "scenario-format.md"
 
@@ -44,16 +35,14 @@ def render_servers(project: Project, families: list[str]) -> tuple[str, list[str
              "The recordings were made against these programs, written with the official SDKs. "
              "They are shown here as they stand in the repository, read at build time.", ""]
     for family in families:
-        if family not in FIXTURE_SERVERS:
-            continue
-        path, title, about = FIXTURE_SERVERS[family]
+        fixture = FAMILIES[family].fixture
         try:
-            source = (project.root / path).read_text(encoding="utf-8")
+            source = (project.root / fixture.path).read_text(encoding="utf-8")
         except OSError as exc:
-            problems.append(f"{path}: the fixture server cannot be read ({exc.strerror})")
+            problems.append(f"{fixture.path}: the fixture server cannot be read ({exc.strerror})")
             continue
-        lines += [f"## {title}", "", about, "",
-                  fence(source.rstrip("\n"), "python", attrs=f'title="{path}"'), ""]
+        lines += [f"## {fixture.title}", "", fixture.about, "",
+                  fence(source.rstrip("\n"), "python", attrs=f'title="{fixture.path}"'), ""]
     return "\n".join(lines), problems
 
 
@@ -117,8 +106,7 @@ def field_tables(module: Any) -> list[str]:
     return out
 
 
-def render_format(families: list[str]) -> tuple[str, list[str]]:
-    problems: list[str] = []
+def render_format(families: list[str]) -> str:
     scenarios = importlib.import_module("agent_loop_sim.scenarios")
     lines = ["# Scenario format", "",
              "A scenario says what the application does in a session and nothing else; whatever the SDK "
@@ -126,46 +114,18 @@ def render_format(families: list[str]) -> tuple[str, list[str]]:
              "validates scenario files, so it cannot drift from it.", "",
              "## Scenario files", "", docstring_markdown(scenarios.__doc__), ""]
     for family in families:
-        module_name = f"agent_loop_sim.protocols.{family}.scenario"
-        try:
-            module = importlib.import_module(module_name)
-        except Exception as exc:  # noqa: BLE001 - other people's module, possibly half-written
-            problems.append(f"{module_name} cannot be imported: {type(exc).__name__}: {exc}")
-            continue
+        module = FAMILIES[family].scenario
+        module_name = module.__name__
         lines += [f"## {family_name(family)} sessions", "", f"From {code(module_name)}.", "",
                   docstring_markdown(module.__doc__), ""] + field_tables(module)
-    return "\n".join(lines), problems
+    return "\n".join(lines)
 
 
 # --- the API reference ------------------------------------------------------------------------
 
-def module_exists(name: str) -> bool:
-    """Whether ``name`` is a real module or package (a bare folder, a namespace package, is not)."""
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        return False
-    return spec is not None and spec.origin not in (None, "namespace")
-
-
-def reference_modules(families_with_scenarios: list[str], all_families: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    """The modules to document, and warnings for the ones that should exist and do not."""
-    modules, warnings = list(CORE_MODULES), []
-    for family in all_families:
-        name = f"agent_loop_sim.protocols.{family}"
-        if module_exists(name):
-            modules.append(name)
-        elif family in families_with_scenarios:
-            warnings.append(f"API reference: {name} has scenario files but no package (no __init__.py) yet")
-    return modules, warnings
-
-
-_SPHINX_ROLE = re.compile(r":(?:py:)?(?:class|mod|func|meth|data|attr|exc|obj|const):(?=<code>)")
-
-
-def strip_sphinx_roles(html: str) -> str:
-    """``:class:`Agent``` in a docstring renders as ``:class:<code>Agent</code>``; keep the code."""
-    return _SPHINX_ROLE.sub("", html)
+def reference_modules() -> list[str]:
+    """The modules the API reference documents: the core, then each protocol family's package."""
+    return [*CORE_MODULES, *(f"agent_loop_sim.protocols.{name}" for name in FAMILIES)]
 
 
 def render_reference(module: str) -> str:

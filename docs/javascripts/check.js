@@ -13,15 +13,14 @@ function element(tag, text, className) {
 
 function show(result, seconds) {
   const verdict = `${result.equal}/${result.sessions} sessions equal`;
-  box.dataset.state = result.ok ? "equal" : result.error ? "error" : "different";
+  box.dataset.state = result.ok ? "equal" : "different";
   box.dataset.sessions = result.sessions;
   box.dataset.equal = result.equal;
   box.replaceChildren(
     element("p", result.ok ? `${verdict}: the engine in this browser says exactly what the SDKs said ` +
       `(${result.messages} messages).` : `${verdict}.`, "browser-check__verdict"));
-  if (result.error) box.append(element("pre", result.error, "browser-check__first"));
   if (result.first) {
-    box.append(element("p", `${result.differences} difference(s); the first:`));
+    box.append(element("p", `${result.differences} problem(s); the first:`));
     box.append(element("pre", result.first, "browser-check__first"));
   }
   const table = element("table");

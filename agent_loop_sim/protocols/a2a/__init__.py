@@ -2,16 +2,22 @@
 
 Pure Python, no I/O: the orchestrator turns a scenario's steps into HTTP requests, the agent
 answers them as ``a2a-sdk`` 1.2.2 does (JSON-RPC binding, protocol 1.0), and
-:func:`run_session` records what they say to each other.
+`run_session` records what they say to each other.
 
-- :class:`Agent` (:mod:`.agent`): card, JSON-RPC dispatcher, request handler, task store;
-- :class:`Orchestrator` (:mod:`.orchestrator`): requests from steps and from earlier answers;
-- :data:`TASK_TRANSITIONS` (:mod:`.states`): the task life cycle as one table;
-- :class:`Script` (:mod:`.script`) and :data:`RESEARCH_AGENT` (:mod:`.research`): scripted
-  agent behaviour, and the fixture's research agent written that way.
+- `Agent` (`agent`): the HTTP front door (card, JSON-RPC envelope) over the request handler;
+- `Orchestrator` (`orchestrator`): requests from steps and from earlier answers;
+- `TASK_TRANSITIONS` (`states`): the task life cycle as one table;
+- `Script` (`script`) and `RESEARCH_AGENT` (`research`): scripted agent behaviour, and the
+  fixture's research agent written that way;
+- `FAMILY`: all of it, for the rest of the project.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+from ...normalise import normalise_a2a
+from ..family import Family
+from . import scenario
 from .agent import Agent, NotModelled, StreamHangs
 from .card import AgentCard, Skill
 from .errors import ERROR_KINDS, A2AError
@@ -20,10 +26,15 @@ from .orchestrator import Orchestrator
 from .research import RESEARCH_AGENT, RESEARCH_CARD
 from .script import Script
 from .session import exchange, run_session
-from .states import TASK_STATES, TASK_TRANSITIONS, IllegalTransition, transition
+from .states import TASK_STATES, TASK_TRANSITIONS, IllegalTransition, task_rules, transition
 
 __all__ = [
-    "A2AError", "Agent", "AgentCard", "ERROR_KINDS", "HttpRequest", "HttpResponse", "IllegalTransition",
+    "A2AError", "Agent", "FAMILY", "AgentCard", "ERROR_KINDS", "HttpRequest", "HttpResponse", "IllegalTransition",
     "NotModelled", "Orchestrator", "RESEARCH_AGENT", "RESEARCH_CARD", "Script", "Skill", "StreamHangs",
     "TASK_STATES", "TASK_TRANSITIONS", "exchange", "run_session", "transition",
 ]
+
+
+#: Everything the project knows about A2A: its words are data (``family.json``), its rules code.
+FAMILY = Family.from_file(Path(__file__).with_name("family.json"), run_session=run_session,
+                          normalise=normalise_a2a, scenario=scenario, rule_tables=task_rules)

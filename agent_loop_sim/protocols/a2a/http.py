@@ -1,7 +1,7 @@
 """The two HTTP shapes the orchestrator and the agent exchange, and how each is written down.
 
-The models never open a socket: the orchestrator hands out :class:`HttpRequest` values and the
-agent answers with :class:`HttpResponse` values; the live recorder carries the same values
+The models never open a socket: the orchestrator hands out `HttpRequest` values and the
+agent answers with `HttpResponse` values; the live recorder carries the same values
 over an in-process ASGI connection to the SDK. In a transcript a card fetch appears as
 ``{"method": "GET", "url": ..., "headers"?: [[name, value]]}`` and its answer as
 ``{"status": ..., "headers": [["Content-Type", ...], ["ETag", ...]], "body"?: card}``; a

@@ -1,9 +1,9 @@
 """The orchestrating agent: plays a scenario's steps as HTTP requests to one A2A agent.
 
-Sans-IO: :meth:`Orchestrator.next_request` hands out the next :class:`~.http.HttpRequest`,
+Sans-IO: `Orchestrator.next_request` hands out the next `HttpRequest`,
 built from the step and from what the agent said before (the current task and its context,
-the card's ETag); the caller carries it and gives the answer back with :meth:`receive`, or,
-for a stream, each event with :meth:`receive_event` and then :meth:`end_of_stream` if the agent
+the card's ETag); the caller carries it and gives the answer back with `receive`, or,
+for a stream, each event with `receive_event` and then `end_of_stream` if the agent
 closed it first. The engine plays it against the agent model, the live recorder against the
 SDK.
 
@@ -57,7 +57,7 @@ def is_final_event(event: Any) -> bool:
 
 
 class Orchestrator:
-    """Plays ``steps`` (validated by :mod:`.scenario`) against the agent at ``agent_url``.
+    """Plays ``steps`` (validated by `scenario`) against the agent at ``agent_url``.
 
     ``where`` is the JSON path of the session in its scenario file, for error messages.
     """

@@ -1,6 +1,6 @@
 """The A2A part of a scenario: what the orchestrating application does, step by step.
 
-A session has ``steps``, played in order by the orchestrator (:mod:`.orchestrator`)::
+A session has ``steps``, played in order by the orchestrator (`orchestrator`)::
 
     {"op": "card", "revalidate": true?, "if_none_match": "W/\\"...\\""?}
     {"op": "send", "text": "..." | "parts": [...], "stream": true?, "task": REF?, "context": CTX?,
@@ -121,7 +121,7 @@ def _check_int32(value: int, path: list[str | int]) -> None:
 
 
 def validate(raw: dict[str, Any], path: list[str | int]) -> None:
-    """Check an A2A session's steps; raise :class:`InputError` naming the JSON path of a problem."""
+    """Check an A2A session's steps; raise `InputError` naming the JSON path of a problem."""
     steps = raw.get("steps")
     if not steps:
         raise _fail("a session needs at least one step", path + ["steps"])

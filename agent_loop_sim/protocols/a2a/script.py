@@ -1,15 +1,15 @@
 """Scripted agent behaviour: what an agent executor publishes for each message, as data.
 
-A :class:`Script` is the model's counterpart of an SDK ``AgentExecutor``. For a message that
-starts a conversation it picks the first :class:`Rule` of ``first_message`` whose condition
+A `Script` is the model's counterpart of an SDK ``AgentExecutor``. For a message that
+starts a conversation it picks the first `Rule` of ``first_message`` whose condition
 holds; for a message into an existing task, the first rule of ``follow_up``. A rule's steps
 publish events, as the SDK's ``TaskUpdater`` and helpers do:
 
-- :class:`Reply`: one agent ``Message`` and no task at all;
-- :class:`CreateTask`: the task made from the user's message (``TASK_STATE_SUBMITTED``,
+- `Reply`: one agent ``Message`` and no task at all;
+- `CreateTask`: the task made from the user's message (``TASK_STATE_SUBMITTED``,
   the message as its history);
-- :class:`SetStatus`: a status update, stamped with the time, optionally with an agent message;
-- :class:`SendArtifact`: one artifact in chunks, the first creating it, the others appended,
+- `SetStatus`: a status update, stamped with the time, optionally with an agent message;
+- `SendArtifact`: one artifact in chunks, the first creating it, the others appended,
   the last flagged ``lastChunk``.
 
 Texts are templates: ``{text}`` is the user's text (the message's text parts joined by a line
@@ -211,11 +211,11 @@ class Rule:
 
 @dataclass(frozen=True)
 class Script:
-    """An agent's behaviour: rules for a first message, rules for a follow-up, what cancel publishes."""
+    """An agent's behaviour: rules for a first message and rules for a follow-up. (Cancelling
+    needs none: the SDK never runs the agent's own cancel for a parked task, see `states`.)"""
 
     first_message: tuple[Rule, ...]
     follow_up: tuple[Rule, ...]
-    on_cancel: tuple[Step, ...] = (SetStatus(states.CANCELED),)
     subject_prefix: str = ""
 
     def execute(self, turn: Turn, ids: IdSource, clock: Clock) -> list[Event]:

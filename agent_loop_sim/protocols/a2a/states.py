@@ -1,11 +1,11 @@
 """The A2A task life cycle as one table: every state a task can be in, and what moves it.
 
-Everything that changes a task's state goes through :func:`transition`. The inputs are of two
+Everything that changes a task's state goes through `transition`. The inputs are of two
 kinds: the status updates the agent publishes while it runs (``TASK_STATE_WORKING``,
 ``TASK_STATE_COMPLETED``, ...), and the three requests another agent can make about an
-existing task (:data:`FOLLOW_UP` a message into it, :data:`CANCEL` it, :data:`SUBSCRIBE` to it).
-A pair missing from :data:`TASK_TRANSITIONS` is illegal, and that is the one place the
-SDK's errors about a task's state come from (see :data:`REFUSALS`).
+existing task (`FOLLOW_UP` a message into it, `CANCEL` it, `SUBSCRIBE` to it).
+A pair missing from `TASK_TRANSITIONS` is illegal, and that is the one place the
+SDK's errors about a task's state come from (see `REFUSALS`).
 
 A status update leaves the task in the state it names; a follow-up message or a subscription
 leaves the state as it is (the agent then publishes updates of its own); cancelling a task
@@ -13,6 +13,8 @@ writes ``TASK_STATE_CANCELED`` over its stored status. Between two requests a ta
 parked (input or sign-in required) or finished, since nothing of the agent keeps running.
 """
 from __future__ import annotations
+
+from ..family import Code, RuleTable
 
 SUBMITTED = "TASK_STATE_SUBMITTED"
 WORKING = "TASK_STATE_WORKING"
@@ -76,7 +78,7 @@ class IllegalTransition(Exception):
 
 
 def transition(state: str | None, event: str) -> str | None:
-    """The state after ``event``; raises :class:`IllegalTransition` for a pair not in the table."""
+    """The state after ``event``; raises `IllegalTransition` for a pair not in the table."""
     try:
         target = TASK_TRANSITIONS[state][event]
     except KeyError:
@@ -87,3 +89,23 @@ def transition(state: str | None, event: str) -> str | None:
 def accepts(state: str | None, event: str) -> bool:
     """Whether a task in ``state`` takes ``event``."""
     return event in TASK_TRANSITIONS.get(state, {})
+
+
+def _short(state: str) -> str:
+    return state.removeprefix("TASK_STATE_").lower()
+
+
+def task_rules() -> list[RuleTable]:
+    """`TASK_TRANSITIONS` as the site draws it: a row per state, a column per input."""
+    inputs = [*TASK_STATES, *REQUESTS]
+    rows = []
+    for state, takes in TASK_TRANSITIONS.items():
+        cells = [_short(transition(state, i) or "") if i in takes else "—" for i in inputs]
+        rows.append((Code(_short(state)) if state else "(no task)", *cells))
+    head = tuple(_short(i) if i in TASK_STATES else Code(i) for i in inputs)
+    return [RuleTable(
+        "The task life cycle",
+        "The engine's rule, drawn from its table (`TASK_TRANSITIONS`): the state a task moves to "
+        "(row: its state now) on each status update the agent publishes (`TASK_STATE_…`, shortened) "
+        "and on each request about the task; — marks what that state refuses.",
+        ("State", *head), tuple(rows))]

@@ -5,8 +5,8 @@ ignored), then checks every field the protocol marks REQUIRED, and writes its an
 with protobuf's JSON mapping. In JSON terms that round trip means: fields are camelCase;
 a field without presence (a plain string, number, enum or list) disappears when it holds its
 default value; numbers inside ``google.protobuf.Struct``/``Value`` come back as floats; bytes
-come back as standard base64 with padding. :func:`parse` does that round trip and
-:func:`required_violations` the REQUIRED check, in the SDK's words
+come back as standard base64 with padding. `parse` does that round trip and
+`required_violations` the REQUIRED check, in the SDK's words
 (``message.parts``: "Field must contain at least one element.").
 """
 from __future__ import annotations

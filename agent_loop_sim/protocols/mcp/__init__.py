@@ -1,25 +1,36 @@
 """The engine's model of MCP: the SDK's stdio server and its ``Client``, in both eras.
 
-* :data:`FIXTURE_SERVER` describes ``conformance/sdk_server.py`` declaratively
-  (:mod:`.definition`); :class:`ServerConnection` serves it, one line in, messages out.
-* :class:`ClientModel` is the SDK client in ``legacy``, ``2026-07-28`` and ``auto`` modes.
-* :data:`ERA_TRANSITIONS` is the era rule of a connection, as a table.
-* :func:`run_session` plays a scenario session and returns its messages, un-normalised.
+- `FIXTURE_SERVER` describes ``conformance/sdk_server.py`` declaratively (`definition`);
+  `ServerConnection` serves it, one line in, messages out.
+- `ClientModel` is the SDK client in ``legacy``, ``2026-07-28`` and ``auto`` modes.
+- `ERA_TRANSITIONS` is the era rule of a connection, as a table.
+- `run_session` plays a scenario session and returns its messages, un-normalised.
+- `FAMILY` is all of it, for the rest of the project.
 """
 from __future__ import annotations
 
-from ...scenarios import Session
-from ...transcript import Message
+from pathlib import Path
+
+from typing import TYPE_CHECKING
+
+from ...normalise import normalise_mcp
+from ..family import Family
+from . import scenario
 from .client import Answers, ClientModel
 from .definition import ServerDefinition, Tool
-from .eras import ERA_TRANSITIONS, Era
+from .eras import ERA_TRANSITIONS, Era, era_rules
 from .fixture import FIXTURE_SERVER
 from .server import ServerConnection
 from .session import Observer, play_client, play_raw
 from .session import run_session as _run_with
 
+if TYPE_CHECKING:
+    from ...scenarios import Session
+    from ...transcript import Message
+
 __all__ = [
     "ERA_TRANSITIONS",
+    "FAMILY",
     "FIXTURE_SERVER",
     "Answers",
     "ClientModel",
@@ -33,7 +44,12 @@ __all__ = [
 ]
 
 
-def run_session(session: Session, definition: ServerDefinition = FIXTURE_SERVER,
-                observe: Observer | None = None) -> list[Message]:
+def run_session(session: "Session", definition: ServerDefinition = FIXTURE_SERVER,
+                observe: Observer | None = None) -> list["Message"]:
     """Play one MCP scenario session against ``definition`` (the fixture server by default)."""
     return _run_with(session, definition, observe)
+
+
+#: Everything the project knows about MCP: its words are data (``family.json``), its rules code.
+FAMILY = Family.from_file(Path(__file__).with_name("family.json"), run_session=run_session,
+                          normalise=normalise_mcp, scenario=scenario, rule_tables=era_rules)

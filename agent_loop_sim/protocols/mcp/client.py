@@ -1,7 +1,7 @@
 """The SDK's ``Client`` as a sans-IO state machine, driven by a scenario's actions.
 
 The client's *program* is a generator: it yields each message it sends and is sent the
-answer to each request. Around it, :class:`ClientModel` answers the server's own requests
+answer to each request. Around it, `ClientModel` answers the server's own requests
 (elicitation, sampling) from the scenario's scripted answers, as the SDK calls the
 application's callbacks. What the SDK adds by itself is modelled here, not scripted:
 
@@ -23,15 +23,8 @@ from typing import Any, Generator
 
 from ...errors import InputError
 from . import jsonrpc
-from .versions import (
-    HANDSHAKE_VERSIONS,
-    LATEST_HANDSHAKE,
-    LATEST_STATELESS,
-    META_CLIENT_CAPABILITIES,
-    META_CLIENT_INFO,
-    META_PROTOCOL_VERSION,
-    STATELESS_VERSIONS,
-)
+from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, LATEST_STATELESS, STATELESS_VERSIONS
+from .wire import wire_for
 
 CLIENT_INFO = {"name": "fixture-client", "version": "1.0.0"}
 #: the SDK client gives up an input_required loop after this many rounds
@@ -60,7 +53,7 @@ class Answers:
         return caps
 
     def answer(self, method: str) -> dict[str, Any]:
-        """The scripted answer, or :class:`NotSupported` when the client has no such callback."""
+        """The scripted answer, or `NotSupported` when the client has no such callback."""
         kind = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling"}[method]
         left = getattr(self, kind)
         if left is None:
@@ -160,19 +153,11 @@ class ClientModel:
             except RequestFailed:
                 pass  # the application sees an MCPError and goes on
 
-    @property
-    def stateless(self) -> bool:
-        return self.version in STATELESS_VERSIONS
-
     def _request(self, method: str, params: dict[str, Any] | None = None, progress: bool = False) -> Program:
-        """Send one request and return its result (or raise :class:`RequestFailed`)."""
+        """Send one request and return its result (or raise `RequestFailed`)."""
         request_id = next(self._ids)
-        if self.stateless:
-            params = dict(params or {})
-            meta = dict(params.pop("_meta", {}) or {})
-            meta.update({META_PROTOCOL_VERSION: self.version, META_CLIENT_INFO: CLIENT_INFO,
-                         META_CLIENT_CAPABILITIES: self.answers.capabilities()})
-            params["_meta"] = meta
+        if self.version is not None:
+            params = wire_for(self.version).envelope(params, self.version, CLIENT_INFO, self.answers.capabilities())
         if progress:
             params = dict(params or {})
             params["_meta"] = {**(params.get("_meta") or {}), "progressToken": request_id}

@@ -4,9 +4,9 @@ The SDK's ``MCPServer`` turns a Python function's signature into a tool: the par
 become a pydantic model (``<tool>Arguments``) whose JSON Schema is the ``inputSchema``, the
 return annotation becomes ``outputSchema`` (``<tool>Output`` with one ``result`` field), and
 incoming arguments are validated by that model in pydantic's lax mode. This module says the
-same things as data: :class:`Tool` with typed :class:`Param` s and a ``returns`` type, and a
-behaviour that is a generator yielding *effects* (:class:`Progress`, :class:`AskUser`,
-:class:`AskModel`, :class:`ReadResource`) -- the sans-IO form of the SDK's ``Context`` calls.
+same things as data: `Tool` with typed `Param` s and a ``returns`` type, and a
+behaviour that is a generator yielding *effects* (`Progress`, `AskUser`,
+`AskModel`, `ReadResource`) -- the sans-IO form of the SDK's ``Context`` calls.
 """
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ class AskUser:
 
 @dataclass(frozen=True)
 class AskModel:
-    """Sampling: the client's model is asked for one message. ``key`` as for :class:`AskUser`."""
+    """Sampling: the client's model is asked for one message. ``key`` as for `AskUser`."""
 
     key: str
     text: str
@@ -111,7 +111,7 @@ class Tool:
         }
 
     def validate(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """The arguments as the tool function receives them, or :class:`ArgumentsRejected`."""
+        """The arguments as the tool function receives them, or `ArgumentsRejected`."""
         return validate_arguments(f"{self.name}Arguments", self.params, arguments)
 
 

@@ -8,10 +8,13 @@ the table cannot happen).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from .versions import META_PROTOCOL_VERSION
+from ..family import Code, RuleTable
+from .jsonrpc import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION, ProtocolError
+from .versions import META_PROTOCOL_VERSION, STATELESS_VERSIONS
 
 
 class Era(Enum):
@@ -32,23 +35,55 @@ class Kind(Enum):
     PLAIN = "plain"
 
 
-class Verdict(Enum):
-    SERVE = "serve"
-    REFUSE_ENVELOPE = "refuse a 2026-07-28 request (-32600)"
-    REFUSE_INITIALIZE = "refuse the handshake (-32022)"
+def _supported_and_requested(params: Mapping[str, Any] | None) -> dict[str, Any]:
+    requested = (params or {}).get("protocolVersion")
+    if isinstance(requested, str):
+        return {"supported": list(STATELESS_VERSIONS), "requested": requested}
+    return {"supported": list(STATELESS_VERSIONS)}
 
 
-#: (era, kind of request) -> (era afterwards, what the server does with the request)
+@dataclass(frozen=True)
+class Verdict:
+    """What the server does with a request, given the era: serve it, or refuse it with this error."""
+
+    action: str
+    code: int | None = None
+    message: str = ""
+    data: Callable[[Mapping[str, Any] | None], Any] | None = None
+
+    @property
+    def label(self) -> str:
+        return self.action if self.code is None else f"{self.action} ({self.code})"
+
+    def refusal(self, params: Mapping[str, Any] | None) -> ProtocolError | None:
+        """The error to answer with, or ``None`` when the request is served."""
+        if self.code is None:
+            return None
+        return ProtocolError(self.code, self.message, self.data(params) if self.data else None)
+
+
+SERVE = Verdict("serve")
+REFUSE_ENVELOPE = Verdict(
+    "refuse a 2026-07-28 request", INVALID_REQUEST,
+    "this connection serves the handshake protocol era; requests carrying the 2026-07-28 envelope are not accepted on it")
+REFUSE_INITIALIZE = Verdict(
+    "refuse the handshake", UNSUPPORTED_PROTOCOL_VERSION,
+    "connection is serving the 2026-07-28 protocol; the initialize handshake is not accepted",
+    _supported_and_requested)
+
+
+#: (era, kind of request) -> (era afterwards, what the server does with the request). The
+#: refusals carry their error, so every era error on the wire comes from this table.
 ERA_TRANSITIONS: dict[tuple[Era, Kind], tuple[Era, Verdict]] = {
-    (Era.UNDECIDED, Kind.INITIALIZE): (Era.HANDSHAKE, Verdict.SERVE),
-    (Era.UNDECIDED, Kind.PLAIN): (Era.HANDSHAKE, Verdict.SERVE),
-    (Era.UNDECIDED, Kind.ENVELOPED): (Era.STATELESS, Verdict.SERVE),
-    (Era.HANDSHAKE, Kind.INITIALIZE): (Era.HANDSHAKE, Verdict.SERVE),
-    (Era.HANDSHAKE, Kind.PLAIN): (Era.HANDSHAKE, Verdict.SERVE),
-    (Era.HANDSHAKE, Kind.ENVELOPED): (Era.HANDSHAKE, Verdict.REFUSE_ENVELOPE),
-    (Era.STATELESS, Kind.INITIALIZE): (Era.STATELESS, Verdict.REFUSE_INITIALIZE),
-    (Era.STATELESS, Kind.PLAIN): (Era.STATELESS, Verdict.SERVE),  # the envelope check answers it
-    (Era.STATELESS, Kind.ENVELOPED): (Era.STATELESS, Verdict.SERVE),
+    (Era.UNDECIDED, Kind.INITIALIZE): (Era.HANDSHAKE, SERVE),
+    (Era.UNDECIDED, Kind.PLAIN): (Era.HANDSHAKE, SERVE),
+    (Era.UNDECIDED, Kind.ENVELOPED): (Era.STATELESS, SERVE),
+    (Era.HANDSHAKE, Kind.INITIALIZE): (Era.HANDSHAKE, SERVE),
+    (Era.HANDSHAKE, Kind.PLAIN): (Era.HANDSHAKE, SERVE),
+    (Era.HANDSHAKE, Kind.ENVELOPED): (Era.HANDSHAKE, REFUSE_ENVELOPE),
+    (Era.STATELESS, Kind.INITIALIZE): (Era.STATELESS, REFUSE_INITIALIZE),
+    (Era.STATELESS, Kind.PLAIN): (Era.STATELESS, SERVE),  # the envelope check answers it
+    (Era.STATELESS, Kind.ENVELOPED): (Era.STATELESS, SERVE),
 }
 
 
@@ -63,3 +98,14 @@ def kind_of(method: str, params: Mapping[str, Any] | None) -> Kind:
 
 def transition(era: Era, method: str, params: Mapping[str, Any] | None) -> tuple[Era, Verdict]:
     return ERA_TRANSITIONS[(era, kind_of(method, params))]
+
+
+def era_rules() -> list[RuleTable]:
+    """`ERA_TRANSITIONS` as the site draws it."""
+    return [RuleTable(
+        "The era of a connection",
+        "The engine's rule, drawn from its table (`ERA_TRANSITIONS`): what the server does with a "
+        "request, by the connection's era and what the request claims to be.",
+        ("Era", "Request", "Era afterwards", "The server"),
+        tuple((Code(era.value), Code(kind.value), Code(after.value), verdict.label)
+              for (era, kind), (after, verdict) in ERA_TRANSITIONS.items()))]

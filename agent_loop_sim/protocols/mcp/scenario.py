@@ -52,30 +52,28 @@ SAMPLING_FIELDS = {
 }
 
 
+def _non_empty(raw: dict[str, Any], key: str, path: list[str | int], what: str, item: str) -> list[Any]:
+    if raw.get(key) is None:
+        raise InputError(f"missing field {key!r} in {what}", path=json_path(path))
+    if not raw[key]:
+        raise InputError(f"{what} needs at least one {item}", path=json_path(path + [key]))
+    return raw[key]
+
+
 def validate(raw: dict[str, Any], path: list[str | int]) -> None:
     mode = raw["mode"]
     if mode == "raw":
         for key in ("actions", "answers"):
             if key in raw:
                 raise InputError(f"a raw session has 'lines', not {key!r}", path=json_path(path + [key]))
-        lines = raw.get("lines")
-        if lines is None:
-            raise InputError("missing field 'lines' in a raw session", path=json_path(path))
-        if not lines:
-            raise InputError("a raw session needs at least one line", path=json_path(path + ["lines"]))
-        for i, line in enumerate(lines):
+        for i, line in enumerate(_non_empty(raw, "lines", path, "a raw session", "line")):
             Field(str).check(line, path + ["lines", i])
             if "\n" in line:
                 raise InputError("a raw line cannot contain a newline", path=json_path(path + ["lines", i]))
         return
     if "lines" in raw:
         raise InputError(f"only raw sessions have 'lines' (this one is {mode!r})", path=json_path(path + ["lines"]))
-    actions = raw.get("actions")
-    if actions is None:
-        raise InputError("missing field 'actions'", path=json_path(path))
-    if not actions:
-        raise InputError("a session needs at least one action", path=json_path(path + ["actions"]))
-    for i, action in enumerate(actions):
+    for i, action in enumerate(_non_empty(raw, "actions", path, "the session", "action")):
         here = path + ["actions", i]
         if type(action) is not dict:
             raise InputError(f"an action must be an object, got {describe(action)}", path=json_path(here))

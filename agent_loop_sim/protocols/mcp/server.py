@@ -19,13 +19,11 @@ from .definition import (
     ServerDefinition,
     ToolCrash,
 )
-from .eras import Era, Verdict, transition
+from .eras import Era, transition
 from .jsonrpc import (
-    INVALID_PARAMS,
     CONNECTION_CLOSED,
-    INVALID_REQUEST,
+    INVALID_PARAMS,
     METHOD_NOT_FOUND,
-    UNSUPPORTED_PROTOCOL_VERSION,
     ErrorResponse,
     Notification,
     ProtocolError,
@@ -33,14 +31,8 @@ from .jsonrpc import (
     Response,
 )
 from .methods import BEFORE_INITIALIZE, CLIENT_REQUESTS, HANDLED
-from .versions import (
-    HANDSHAKE_VERSIONS,
-    LATEST_HANDSHAKE,
-    META_CLIENT_CAPABILITIES,
-    META_CLIENT_INFO,
-    META_PROTOCOL_VERSION,
-    STATELESS_VERSIONS,
-)
+from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, META_CLIENT_CAPABILITIES, META_CLIENT_INFO
+from .wire import WIRES, Wire
 
 #: frames the server keeps from before the first request (the rest are dropped)
 PRE_REQUEST_REPLAY_LIMIT = 8
@@ -71,10 +63,10 @@ class _SuspendedCall:
 class ServerConnection:
     """One stdio connection to an ``MCPServer`` serving ``definition``.
 
-    State: the connection's era (:data:`.eras.ERA_TRANSITIONS`), the negotiated handshake
+    State: the connection's era (`eras.ERA_TRANSITIONS`), the negotiated handshake
     revision and whether ``initialize`` succeeded, the tool calls waiting for the client's answer
-    to a server request, and the open ``subscriptions/listen`` streams. :meth:`receive` takes a
-    line, :meth:`close` is the client closing its side; both return what the server writes.
+    to a server request, and the open ``subscriptions/listen`` streams. `receive` takes a
+    line, `close` is the client closing its side; both return what the server writes.
     """
 
     definition: ServerDefinition
@@ -103,7 +95,7 @@ class ServerConnection:
         return self.receive_decoded(jsonrpc.parse_line(line))
 
     def receive_decoded(self, message: jsonrpc.Incoming | None) -> Outgoing:
-        """The same, for a line already decoded and classified (:func:`jsonrpc.classify`)."""
+        """The same, for a line already decoded and classified (`jsonrpc.classify`)."""
         if self.era is Era.UNDECIDED and not isinstance(message, Request):
             # Frames ahead of the first request are replayed once the era is known; past the
             # limit they are dropped, and a line that is no message is dropped anyway.
@@ -123,30 +115,25 @@ class ServerConnection:
     def _on_request(self, request: Request) -> Outgoing:
         self.era, verdict = transition(self.era, request.method, request.params)
         try:
-            if verdict is Verdict.REFUSE_ENVELOPE:
-                raise ProtocolError(INVALID_REQUEST, "this connection serves the handshake protocol era; "
-                                    "requests carrying the 2026-07-28 envelope are not accepted on it")
-            if verdict is Verdict.REFUSE_INITIALIZE:
-                raise ProtocolError(UNSUPPORTED_PROTOCOL_VERSION, "connection is serving the 2026-07-28 protocol; "
-                                    "the initialize handshake is not accepted",
-                                    _initialize_after_stateless(request.params))
-            if self.era is Era.STATELESS:
-                return self._serve_stateless(request)
-            return self._serve_handshake(request)
+            refusal = verdict.refusal(request.params)
+            if refusal is not None:
+                raise refusal
+            wire = WIRES[self.era]
+            return self._SERVE[self.era](self, request, wire)
         except ProtocolError as exc:
             return [jsonrpc.error(request.id, exc)]
 
-    def _check_method(self, method: str, version: str, params: dict[str, Any] | None) -> None:
+    def _check_method(self, method: str, version: str, params: dict[str, Any] | None, wire: Wire) -> None:
         if method in CLIENT_REQUESTS:
             if version not in CLIENT_REQUESTS[method]:
                 raise ProtocolError(METHOD_NOT_FOUND, "Method not found", method)
-            _check_params(method, params, version in STATELESS_VERSIONS)
+            _check_params(method, params, wire)
         if method not in HANDLED and method != "initialize":
             raise ProtocolError(METHOD_NOT_FOUND, "Method not found", method)
 
-    def _serve_handshake(self, request: Request) -> Outgoing:
+    def _serve_handshake(self, request: Request, wire: Wire) -> Outgoing:
         method, params = request.method, request.params
-        self._check_method(method, self.version, params)
+        self._check_method(method, self.version, params, wire)
         if method == "initialize":
             requested = (params or {}).get("protocolVersion")
             version = requested if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE
@@ -155,21 +142,21 @@ class ServerConnection:
             return [jsonrpc.result(request.id, body)]
         if not self.initialized and method not in BEFORE_INITIALIZE:
             raise invalid_params()
-        return self._handle(request, wire_2025_11_25)
+        return self._handle(request, wire)
 
-    def _serve_stateless(self, request: Request) -> Outgoing:
-        version = _classify_envelope(request.params)
-        self._check_method(request.method, version, request.params)
-        return self._handle(request, wire_2026_07_28)
+    def _serve_stateless(self, request: Request, wire: Wire) -> Outgoing:
+        version = wire_2026_07_28.envelope_version(request.params)
+        self._check_method(request.method, version, request.params, wire)
+        return self._handle(request, wire)
 
-    def _handle(self, request: Request, wire: Any) -> Outgoing:
+    def _handle(self, request: Request, wire: Wire) -> Outgoing:
         try:
             return self._dispatch(request, wire)
         except HandlerCrash as crash:
             raise wire.crash_error(str(crash)) from None
 
     # --- handlers ---------------------------------------------------------------------------
-    def _dispatch(self, request: Request, wire: Any) -> Outgoing:
+    def _dispatch(self, request: Request, wire: Wire) -> Outgoing:
         method, params = request.method, request.params or {}
         d = self.definition
         if method == "tools/call":
@@ -241,7 +228,7 @@ class ServerConnection:
         return out
 
     # --- tools ------------------------------------------------------------------------------
-    def _call_tool(self, request: Request, wire: Any) -> Outgoing:
+    def _call_tool(self, request: Request, wire: Wire) -> Outgoing:
         params = request.params or {}
         name = params["name"]
         token = _progress_token(params)
@@ -252,15 +239,13 @@ class ServerConnection:
             arguments = tool.validate(params.get("arguments") or {})
         except ArgumentsRejected as exc:
             return [self._tool_result(request.id, wire, _error_result(f"Error executing tool {name}: {exc}"))]
-        run = tool.behaviour(**arguments)
-        if wire is wire_2026_07_28:
-            return self._drive_stateless(request, name, run, token, params.get("inputResponses"))
-        return self._drive(_SuspendedCall(request.id, name, run, token), None)
+        call = _SuspendedCall(request.id, name, tool.behaviour(**arguments), token)
+        return self._RUN_TOOL[wire.ERA](self, call, params.get("inputResponses"))
 
-    def _tool_result(self, request_id: int | str, wire: Any, body: dict[str, Any]) -> dict[str, Any]:
+    def _tool_result(self, request_id: int | str, wire: Wire, body: dict[str, Any]) -> dict[str, Any]:
         return jsonrpc.result(request_id, wire.finish("tools/call", body, self.definition))
 
-    def _step(self, call: _SuspendedCall, answer: Any, wire: Any, out: Outgoing) -> Any:
+    def _step(self, call: _SuspendedCall, answer: Any, wire: Wire, out: Outgoing) -> Any:
         """Run the behaviour to its next question; return the question, or None when it finished."""
         send: Any = answer
         throw: Exception | None = None
@@ -293,7 +278,11 @@ class ServerConnection:
             else:
                 return effect
 
+    def _start_drive(self, call: _SuspendedCall, _responses: Any) -> Outgoing:
+        return self._drive(call, None)  # the handshake era knows no inputResponses
+
     def _drive(self, call: _SuspendedCall, answer: Any) -> Outgoing:
+        """The handshake era: a question is a request to the client; the call waits for its answer."""
         out: Outgoing = []
         question = self._step(call, answer, wire_2025_11_25, out)
         if question is not None:
@@ -303,9 +292,9 @@ class ServerConnection:
             out.append(jsonrpc.request(request_id, method, params))
         return out
 
-    def _drive_stateless(self, request: Request, name: str, run: Generator[Any, Any, Any],
-                         token: int | str | None, responses: Any) -> Outgoing:
-        call = _SuspendedCall(request.id, name, run, token)
+    def _drive_stateless(self, call: _SuspendedCall, responses: Any) -> Outgoing:
+        """2026-07-28: a question ends the call with ``input_required``, unless the retried request
+        already carries its answer in ``inputResponses``."""
         out: Outgoing = []
         answer: Any = None
         while True:
@@ -314,12 +303,13 @@ class ServerConnection:
                 return out
             if not responses:
                 body = wire_2026_07_28.input_required({question.key: wire_2026_07_28.input_request(question)})
-                out.append(self._tool_result(request.id, wire_2026_07_28, body))
+                out.append(self._tool_result(call.request_id, wire_2026_07_28, body))
                 call.run.close()
                 return out
             if question.key not in responses:
                 call.run.close()
-                out.append(self._tool_result(request.id, wire_2026_07_28, _error_result(f"Error executing tool {name}")))
+                out.append(self._tool_result(call.request_id, wire_2026_07_28,
+                                             _error_result(f"Error executing tool {call.tool}")))
                 return out
             answer = responses[question.key]
 
@@ -338,6 +328,11 @@ class ServerConnection:
     def _on_notification(self, message: Notification) -> None:
         if message.method == "notifications/initialized" and self.era is not Era.STATELESS:
             self.initialized = True
+
+    # What differs between the eras in serving a request, and in running a tool that asks a
+    # question, looked up by era (h11's style) rather than branched on.
+    _SERVE = {Era.HANDSHAKE: _serve_handshake, Era.STATELESS: _serve_stateless}
+    _RUN_TOOL = {Era.HANDSHAKE: _start_drive, Era.STATELESS: _drive_stateless}
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -377,27 +372,6 @@ def _check_meta(meta: Any) -> None:
         raise invalid_params()
 
 
-#: The params fields the SDK's per-revision request models type: field -> (accepted type or
-#: values, required, stateless revision only). A value of the wrong type is a -32602 ("Invalid
-#: request parameters"), raised before the server looks for a handler.
-_LIST = {"cursor": (str, False, False)}
-_INPUT = {"inputResponses": (dict, False, True), "requestState": (str, False, True)}
-LOG_LEVELS = ("alert", "critical", "debug", "emergency", "error", "info", "notice", "warning")
-PARAMS_FIELDS: dict[str, dict[str, tuple[Any, bool, bool]]] = {
-    "initialize": {"protocolVersion": (str, True, False), "capabilities": (dict, True, False),
-                   "clientInfo": (dict, True, False)},
-    "tools/list": _LIST, "prompts/list": _LIST, "resources/list": _LIST, "resources/templates/list": _LIST,
-    "tools/call": {"name": (str, True, False), "arguments": (dict, False, False), **_INPUT},
-    "resources/read": {"uri": (str, True, False), **_INPUT},
-    "prompts/get": {"name": (str, True, False), "arguments": (dict, False, False), **_INPUT},
-    "resources/subscribe": {"uri": (str, True, False)},
-    "resources/unsubscribe": {"uri": (str, True, False)},
-    "logging/setLevel": {"level": (LOG_LEVELS, True, False)},
-    "completion/complete": {"ref": (dict, True, False), "argument": (dict, True, False)},
-    "subscriptions/listen": {"notifications": (dict, True, False)},
-}
-
-
 _TRUE_TEXT = frozenset({"1", "on", "t", "true", "y", "yes"})
 _FALSE_TEXT = frozenset({"0", "off", "f", "false", "n", "no"})
 
@@ -417,13 +391,12 @@ def _fits(value: Any, kind: Any) -> bool:
     return value in kind if isinstance(kind, tuple) else isinstance(value, kind)
 
 
-def _check_params(method: str, params: dict[str, Any] | None, stateless: bool) -> None:
+def _check_params(method: str, params: dict[str, Any] | None, wire: Wire) -> None:
     p = params or {}
     if "_meta" in p:
         _check_meta(p["_meta"])
-    for key, (kind, required, stateless_only) in PARAMS_FIELDS.get(method, {}).items():
-        if stateless_only and not stateless:
-            continue  # an unknown member to the handshake revisions: ignored
+    # A member the revision's model does not name is ignored (the handshake era's inputResponses).
+    for key, (kind, required) in wire.PARAMS_FIELDS.get(method, {}).items():
         value = p.get(key)
         if (value is None and required) or (value is not None and not _fits(value, kind)):
             raise invalid_params()
@@ -444,28 +417,3 @@ def _check_params(method: str, params: dict[str, Any] | None, stateless: bool) -
         uris = wanted.get("resourceSubscriptions")
         if uris is not None and not (isinstance(uris, list) and all(isinstance(u, str) for u in uris)):
             raise invalid_params()
-
-
-def _classify_envelope(params: dict[str, Any] | None) -> str:
-    """The 2026-07-28 envelope ladder: the first rung that fails decides the error."""
-    meta = params.get("_meta") if isinstance(params, dict) else None
-    if not isinstance(meta, dict):
-        raise ProtocolError(INVALID_PARAMS, "params._meta must be an object carrying the required "
-                            f"{META_PROTOCOL_VERSION!r} and {META_CLIENT_CAPABILITIES!r} envelope keys")
-    missing = [k for k in (META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES) if k not in meta]
-    if missing:
-        raise ProtocolError(INVALID_PARAMS, f"params._meta is missing the required envelope key(s): {', '.join(missing)}")
-    version = meta[META_PROTOCOL_VERSION]
-    if not isinstance(version, str):
-        raise ProtocolError(INVALID_PARAMS, "the protocol-version envelope value must be a string")
-    if version not in STATELESS_VERSIONS:
-        raise ProtocolError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version",
-                            {"supported": list(STATELESS_VERSIONS), "requested": version})
-    return version
-
-
-def _initialize_after_stateless(params: dict[str, Any] | None) -> dict[str, Any]:
-    requested = (params or {}).get("protocolVersion")
-    if isinstance(requested, str):
-        return {"supported": list(STATELESS_VERSIONS), "requested": requested}
-    return {"supported": list(STATELESS_VERSIONS)}

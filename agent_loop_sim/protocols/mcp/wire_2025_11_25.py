@@ -10,15 +10,15 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from .jsonrpc import ProtocolError
+from ...jsonio import keys_first
 from .definition import AskModel, AskUser, ServerDefinition, Tool
+from .eras import Era
+from .jsonrpc import ProtocolError
+from .methods import PARAMS_FIELDS as _COMMON
 
-
-def _schema(schema: dict[str, Any]) -> dict[str, Any]:
-    modelled = ("properties", "required", "type")
-    out = {k: schema[k] for k in modelled if k in schema}
-    out.update({k: v for k, v in schema.items() if k not in modelled})
-    return out
+ERA = Era.HANDSHAKE
+PARAMS_FIELDS = _COMMON
+_MODELLED = ("properties", "required", "type")  # the JSON Schema keys the 2025-11-25 models name
 
 
 @lru_cache(maxsize=None)
@@ -26,9 +26,9 @@ def tool_listing(tool: Tool) -> dict[str, Any]:
     """A tool as ``tools/list`` shows it (cached: the same every time; callers copy before changing)."""
     return {
         "description": tool.description,
-        "inputSchema": _schema(tool.input_schema()),
+        "inputSchema": keys_first(tool.input_schema(), _MODELLED),
         "name": tool.name,
-        "outputSchema": _schema(tool.output_schema()),
+        "outputSchema": keys_first(tool.output_schema(), _MODELLED),
     }
 
 
@@ -52,6 +52,12 @@ def initialize_result(server: ServerDefinition, version: str) -> dict[str, Any]:
 def finish(method: str, body: dict[str, Any], server: ServerDefinition) -> dict[str, Any]:
     """The handshake era sends a result as the handler made it."""
     return body
+
+
+def envelope(params: dict[str, Any] | None, version: str, client_info: dict[str, Any],
+             capabilities: dict[str, Any]) -> dict[str, Any] | None:
+    """The handshake era puts nothing around a request: who the client is was said in ``initialize``."""
+    return params
 
 
 def server_request(effect: AskUser | AskModel) -> tuple[str, dict[str, Any]]:

@@ -11,10 +11,25 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from .jsonrpc import INTERNAL_ERROR, ProtocolError
+from ...jsonio import keys_first
 from .definition import AskModel, AskUser, ServerDefinition, Tool
+from .eras import Era
+from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION, ProtocolError
 from .methods import CACHEABLE
-from .versions import META_SERVER_INFO, STATELESS_VERSIONS
+from .methods import PARAMS_FIELDS as _COMMON
+from .versions import (
+    META_CLIENT_CAPABILITIES,
+    META_CLIENT_INFO,
+    META_PROTOCOL_VERSION,
+    META_SERVER_INFO,
+    STATELESS_VERSIONS,
+)
+
+ERA = Era.STATELESS
+#: The requests that can ask for input take the client's answers when they are sent again.
+_INPUT = {"inputResponses": (dict, False), "requestState": (str, False)}
+PARAMS_FIELDS = {method: {**fields, **_INPUT} if method in ("tools/call", "resources/read", "prompts/get") else fields
+                 for method, fields in _COMMON.items()}
 
 
 def _sorted(value: Any) -> Any:
@@ -28,13 +43,9 @@ def _sorted(value: Any) -> Any:
 @lru_cache(maxsize=None)
 def tool_listing(tool: Tool) -> dict[str, Any]:
     """A tool as ``tools/list`` shows it (cached: the same every time; callers copy before changing)."""
-    schema = tool.input_schema()
-    modelled = ("type", "properties", "required")
-    input_schema = {k: schema[k] for k in modelled}
-    input_schema.update({k: v for k, v in schema.items() if k not in modelled})
     return {
         "description": tool.description,
-        "inputSchema": input_schema,
+        "inputSchema": keys_first(tool.input_schema(), ("type", "properties", "required")),
         "name": tool.name,
         "outputSchema": tool.output_schema(),
     }
@@ -63,6 +74,35 @@ def finish(method: str, body: dict[str, Any], server: ServerDefinition) -> dict[
     out = {k: out[k] for k in sorted(out)}
     out["_meta"] = {**(meta or {}), META_SERVER_INFO: {"name": server.name, "version": server.version}}
     return out
+
+
+def envelope(params: dict[str, Any] | None, version: str, client_info: dict[str, Any],
+             capabilities: dict[str, Any]) -> dict[str, Any]:
+    """Every request carries its own envelope in ``_meta``: revision, client, capabilities."""
+    out = dict(params or {})
+    meta = dict(out.pop("_meta", {}) or {})
+    meta.update({META_PROTOCOL_VERSION: version, META_CLIENT_INFO: client_info,
+                 META_CLIENT_CAPABILITIES: capabilities})
+    out["_meta"] = meta
+    return out
+
+
+def envelope_version(params: dict[str, Any] | None) -> str:
+    """The revision a request's envelope names; the first rung of the ladder that fails decides the error."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if not isinstance(meta, dict):
+        raise ProtocolError(INVALID_PARAMS, "params._meta must be an object carrying the required "
+                            f"{META_PROTOCOL_VERSION!r} and {META_CLIENT_CAPABILITIES!r} envelope keys")
+    missing = [k for k in (META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES) if k not in meta]
+    if missing:
+        raise ProtocolError(INVALID_PARAMS, f"params._meta is missing the required envelope key(s): {', '.join(missing)}")
+    version = meta[META_PROTOCOL_VERSION]
+    if not isinstance(version, str):
+        raise ProtocolError(INVALID_PARAMS, "the protocol-version envelope value must be a string")
+    if version not in STATELESS_VERSIONS:
+        raise ProtocolError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version",
+                            {"supported": list(STATELESS_VERSIONS), "requested": version})
+    return version
 
 
 def input_request(effect: AskUser | AskModel) -> dict[str, Any]:

@@ -14,8 +14,8 @@ import json
 import sys
 from typing import Any, Callable, Sequence
 
-from . import scenarios
-from .errors import InputError, RecorderError
+from agent_loop_sim import scenarios
+from agent_loop_sim.errors import InputError, RecorderError
 
 Record = Callable[[list[scenarios.Session], float, int], Sequence[Any]]
 

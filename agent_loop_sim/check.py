@@ -1,0 +1,244 @@
+"""The check: every committed session beside what the engine says, and how they differ.
+
+`build_report` is the one place the engine is compared with the committed recordings; the
+command line (``check``) prints its `Report` and the site renders it. It takes the engine as a
+parameter (``run_session(session) -> Transcript``) so that tests can hand it a fake one, and it
+never raises for the project's own problems: an unreadable recording, a scenario the engine
+cannot play or a message that differs all end up in `Report.problems`, each naming the file,
+the session, the message number and the JSON path it can. `live_differences` compares a live
+recording with the committed one the same way (``record --check``).
+"""
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .compare import MISSING, Difference, diff_sessions, diff_transcripts
+from .errors import InputError
+from .project import Project
+from .protocols import FAMILIES
+from .recording import Recording, load_recording
+from .scenarios import ScenarioFile, Session
+from .transcript import Transcript
+
+Engine = Callable[[Session], Transcript]
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    """One session: the committed recording of it and the engine's transcript, compared."""
+
+    name: str
+    family: str
+    recording_file: str
+    scenario_file: str
+    recorded: Transcript | None
+    produced: Transcript | None
+    differences: tuple[Difference, ...] = ()
+    engine_error: str | None = None
+    scenario: dict[str, Any] | None = field(default=None, repr=False)  # the scenario session, as written
+
+    @property
+    def passed(self) -> bool:
+        return (self.recorded is not None and self.produced is not None
+                and not self.differences and self.engine_error is None)
+
+    @property
+    def verdict(self) -> str:
+        return "pass" if self.passed else "fail"
+
+    def differences_at(self, message: int | None) -> list[Difference]:
+        return [d for d in self.differences if d.message == message]
+
+    def problems(self) -> list[str]:
+        out = []
+        if self.engine_error is not None:
+            out.append(f"session {self.name!r}: the engine failed: {self.engine_error}")
+        out += [d.render("committed", "engine") for d in self.differences]
+        return out
+
+
+@dataclass(frozen=True)
+class RecordingResult:
+    """One scenario file and the recording it names."""
+
+    scenario_file: str
+    recording_file: str
+    family: str
+    recording: Recording | None
+    sessions: tuple[SessionResult, ...]
+    error: str | None = None
+    unreadable: InputError | None = None  # why the recording could not be read, when it could not
+
+    @property
+    def sdk(self) -> dict[str, str]:
+        return dict(self.recording.sdk) if self.recording else {}
+
+    @property
+    def transport(self) -> str:
+        return self.recording.transport if self.recording else ""
+
+    @property
+    def message_count(self) -> int:
+        return self.recording.message_count if self.recording else 0
+
+
+@dataclass(frozen=True)
+class Report:
+    files: tuple[RecordingResult, ...]
+    errors: tuple[str, ...] = ()  # problems that stop the report as a whole (bad scenario files)
+
+    @property
+    def sessions(self) -> list[SessionResult]:
+        return [s for f in self.files for s in f.sessions]
+
+    @property
+    def families(self) -> list[str]:
+        return [family for family in FAMILIES if any(f.family == family for f in self.files)]
+
+    @property
+    def complete_families(self) -> list[str]:
+        """The families whose recordings could all be read (their findings can be checked)."""
+        return [family for family in self.families
+                if not self.errors and all(f.error is None for f in self.files if f.family == family)]
+
+    def session(self, name: str) -> SessionResult | None:
+        return next((s for s in self.sessions if s.name == name), None)
+
+    @property
+    def transcripts(self) -> dict[str, Transcript]:
+        """Every committed session by name (what the findings are checked against)."""
+        return {s.name: s.recorded for s in self.sessions if s.recorded is not None}
+
+    @property
+    def scenarios(self) -> dict[str, dict[str, Any]]:
+        """Every scenario session by name, as written in its scenario file."""
+        return {s.name: s.scenario for s in self.sessions if s.scenario is not None}
+
+    @property
+    def passed(self) -> int:
+        return sum(1 for s in self.sessions if s.passed)
+
+    @property
+    def message_count(self) -> int:
+        return sum(f.message_count for f in self.files)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def problems(self) -> list[str]:
+        """Every reason the site must not be published, one line each."""
+        out = list(self.errors)
+        for f in self.files:
+            if f.error is not None:
+                out.append(f.error)
+            for s in f.sessions:
+                out += [f"{f.recording_file}: {line}" for line in s.problems()]
+        return out
+
+
+def _root_cause(exc: BaseException) -> BaseException:
+    seen = {id(exc)}
+    while exc.__cause__ is not None and id(exc.__cause__) not in seen:
+        exc = exc.__cause__
+        seen.add(id(exc))
+    return exc
+
+
+def _where(exc: BaseException, project: Project) -> str:
+    """The innermost frame of a traceback, as ``file:line in function``."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return ""
+    last = frames[-1]
+    return f" ({project.relative(last.filename)}:{last.lineno} in {last.name})"
+
+
+def _run(engine: Engine, session: Session, project: Project) -> tuple[Transcript | None, str | None]:
+    # The engine is other people's code, possibly half-written: any exception is a result, told
+    # by its root cause (the engine wraps gaps in EngineFailure) and where that was raised.
+    try:
+        produced = engine(session)
+    except InputError as exc:
+        return None, f"the scenario cannot be played: {exc}"
+    except Exception as exc:  # noqa: BLE001
+        root = _root_cause(exc)
+        return None, f"{type(root).__name__}: {root}{_where(root, project)}"
+    if not isinstance(produced, Transcript):
+        return None, f"the engine returned {type(produced).__name__}, not a Transcript"
+    return produced, None
+
+
+def compare_file(project: Project, file: ScenarioFile, engine: Engine) -> RecordingResult:
+    scenario_file = project.relative(file.path)
+    recording_path = project.recording_path(file)
+    recording_file = project.relative(recording_path)
+    try:
+        recording = load_recording(str(recording_path))
+    except InputError as exc:
+        exc.file = recording_file  # the path as the project writes it, not as it was opened
+        return RecordingResult(scenario_file, recording_file, file.family, None, (),
+                               error=f"the recording cannot be read: {exc}", unreadable=exc)
+    if recording.family != file.family:
+        return RecordingResult(scenario_file, recording_file, file.family, recording, (),
+                               error=f"{recording_file}: the recording is of family {recording.family!r}, "
+                                     f"its scenario file {scenario_file} of {file.family!r}")
+    results = []
+    planned = {s.name: s for s in file.sessions}
+    for recorded in recording.sessions:
+        session = planned.pop(recorded.name, None)
+        if session is None:
+            results.append(SessionResult(recorded.name, file.family, recording_file, scenario_file, recorded, None,
+                                         (Difference(recorded.name, None, "session", "present", MISSING),)))
+            continue
+        produced, error = _run(engine, session, project)
+        differences = tuple(diff_transcripts(recorded, produced)) if produced is not None else ()
+        results.append(SessionResult(recorded.name, file.family, recording_file, scenario_file,
+                                     recorded, produced, differences, error, session.spec))
+    for session in planned.values():  # in the scenario file, never recorded
+        produced, error = _run(engine, session, project)
+        results.append(SessionResult(session.name, file.family, recording_file, scenario_file, None, produced,
+                                     (Difference(session.name, None, "session", MISSING, "present"),), error,
+                                     session.spec))
+    return RecordingResult(scenario_file, recording_file, file.family, recording, tuple(results))
+
+
+def default_engine() -> Engine:
+    from . import engine  # imported late: the site must load even when the engine does not
+
+    return engine.run_session
+
+
+def load_engine(spec: str) -> Engine:
+    """Another engine, named ``module:function`` (the tests use fakes); bad names are an `InputError`."""
+    import importlib
+
+    module, _, attr = spec.partition(":")
+    try:
+        return getattr(importlib.import_module(module), attr or "run_session")
+    except (ImportError, AttributeError) as exc:
+        raise InputError(f"AGENT_LOOP_SIM_ENGINE={spec}: {exc}") from None
+
+
+def build_report(project: Project, run_session: Engine | None = None,
+                 files: list[ScenarioFile] | None = None) -> Report:
+    """Run the engine on every session of ``files`` (by default, every scenario file of the
+    checkout) and compare it with the committed recordings."""
+    engine = run_session or default_engine()
+    if files is None:
+        try:
+            files = project.scenario_files()
+        except InputError as exc:
+            return Report((), errors=(f"the scenario files cannot be read: {exc}",))
+    return Report(tuple(compare_file(project, f, engine) for f in files))
+
+
+def live_differences(committed: Recording, live: Recording) -> list[Difference]:
+    """What a live recording says that the committed one does not (``record --check``)."""
+    diffs = diff_sessions(committed.sessions, live.sessions)
+    if committed.sdk != live.sdk:
+        diffs.insert(0, Difference("(all)", None, "$.sdk", committed.sdk, live.sdk))
+    return diffs

@@ -1,0 +1,159 @@
+"""One request's run of the agent, as the SDK's active task plays it: the producer (the
+agent's script) and the consumer (which keeps the stored task up to date), in sequence.
+
+The agent's events go through one consumer: the user's message joins the history on the first
+update of a continued task, a status message moves to the history when the status is replaced,
+artifact chunks are appended. The request subscribes to what the consumer passes on.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterator
+
+from ...jsonio import copy_json
+from . import states
+from .errors import A2AError
+from .script import AgentCrash, Event, Turn
+from .task_manager import TaskManager
+
+if TYPE_CHECKING:
+    from .request_handler import RequestHandler
+
+_TYPE_NAMES = {"task": "Task", "message": "Message", "statusUpdate": "TaskStatusUpdateEvent",
+               "artifactUpdate": "TaskArtifactUpdateEvent"}
+
+
+class NotModelled(Exception):
+    """The request leads somewhere the engine does not model (named in the message)."""
+
+
+def refusal(request: str, task: dict[str, Any]) -> A2AError:
+    """The error for a request the task's state does not take (`states.REFUSALS`)."""
+    kind, template = states.REFUSALS[request]
+    message = template.format(task_id=task["id"], state=task["status"]["state"]) if template else None
+    return A2AError(kind, message)
+
+
+@dataclass
+class Delivery:
+    """What the consumer passes on to subscribers: an event with the task snapshot after it,
+    an error, or the end of the request."""
+
+    event: Event | None = None
+    task: dict[str, Any] | None = None
+    error: Exception | None = None
+    request_done: bool = False
+
+
+class ActiveTask:
+    """One request's run: the producer (the script) and the consumer, played in sequence."""
+
+    def __init__(self, handler: "RequestHandler", task_id: str, context_id: str, initial_message: dict | None) -> None:
+        self.handler = handler
+        self.task_id = task_id
+        self.manager = TaskManager(handler.tasks, task_id, context_id, initial_message)
+        self.task_created = False
+        self.task_mode: bool | None = None
+        self.message_to_save: dict[str, Any] | None = None
+
+    def start(self, create_if_missing: bool) -> None:
+        task = self.manager.get_task()
+        if task is not None:
+            self.task_created = True
+            try:
+                states.transition(task["status"]["state"], states.FOLLOW_UP)
+            except states.IllegalTransition:
+                raise refusal(states.FOLLOW_UP, task) from None
+        elif not create_if_missing:
+            raise A2AError("TaskNotFoundError")
+
+    def run(self, message: dict[str, Any], context_id: str) -> list[Delivery]:
+        """Play the agent on ``message`` and return what the consumer passes on, in order."""
+        self.manager.invalidate()
+        turn = Turn(message=message, task_id=self.task_id, context_id=context_id,
+                    current_task=copy_json(self.manager.get_task()))
+        try:
+            events = self.handler.script.execute(turn, self.handler.ids, self.handler.clock)
+        except AgentCrash as exc:
+            raise NotModelled(f"the agent raises ({exc}); the engine does not model an agent crash") from None
+        out: list[Delivery] = []
+        self.message_to_save = message  # the "request started" marker
+        for event in events + [None]:
+            if event is None:
+                out.append(Delivery(request_done=True))
+                break
+            try:
+                out.append(self._consume(event))
+            except A2AError as error:
+                out.append(self._fail(error))
+                break
+        return out
+
+    def _consume(self, event: Event) -> Delivery:
+        if event.kind == "message":
+            if self.task_mode is True:
+                raise A2AError("InvalidAgentResponseError", "Received Message object in task mode. "
+                               "Use TaskStatusUpdateEvent or TaskArtifactUpdateEvent instead.")
+            if self.task_mode is False:
+                raise A2AError("InvalidAgentResponseError", "Multiple Message objects received.")
+            self.task_mode = False
+            return Delivery(event=event)
+        updated = self._handle_task_event(event)
+        snapshot = copy_json(updated)
+        shown = Event("task", snapshot) if event.body is updated else event
+        return Delivery(event=shown, task=snapshot)
+
+    def _handle_task_event(self, event: Event) -> dict[str, Any]:
+        if self.task_mode is False:
+            raise A2AError("InvalidAgentResponseError", f"Received {_TYPE_NAMES[event.kind]} in message mode. "
+                           "Use Task with TaskStatusUpdateEvent and TaskArtifactUpdateEvent instead.")
+        manager = self.manager
+        if event.kind == "task":
+            if manager.get_task() is None:
+                manager.save_task_event(event)
+            self.message_to_save = None
+        else:
+            if event.kind == "statusUpdate" and not self.task_created and manager.get_task() is None:
+                raise A2AError("InvalidAgentResponseError",
+                               f"Agent should enqueue Task before {_TYPE_NAMES[event.kind]} event")
+            task = manager.ensure_task(self.task_id, event.body.get("contextId", ""))
+            if self.message_to_save is not None:
+                saved = any(m.get("messageId") == self.message_to_save.get("messageId")
+                            for m in task.get("history", []))
+                if not saved:
+                    task = manager.update_with_message(self.message_to_save, task)
+                    manager.save_task_event(Event("task", task))
+                self.message_to_save = None
+            manager.context_id = event.body.get("contextId", "")
+            manager.save_task_event(event)
+        self.task_mode = True
+        self.task_created = True
+        task = manager.get_task()
+        assert task is not None
+        return task
+
+    def _fail(self, error: A2AError) -> Delivery:
+        """The consumer's failure path: write ``TASK_STATE_FAILED`` (no timestamp), pass the error on."""
+        task = self.manager.get_task()
+        updated = None
+        if task is not None and task["status"]["state"] not in states.TERMINAL:
+            failed = Event("statusUpdate", {"taskId": task["id"], "contextId": task.get("contextId", ""),
+                                            "status": {"state": states.FAILED}})
+            try:
+                updated = copy_json(self._handle_task_event(failed))
+            except A2AError:
+                pass  # the consumer dies of it; subscribers still hear the first error
+        return Delivery(error=error, task=updated)
+
+    def subscription(self, deliveries: list[Delivery], replace_status_with_task: bool) -> Iterator[Event]:
+        """What the request's own subscriber sees; raises the error the consumer passed on."""
+        for delivery in deliveries:
+            if delivery.error is not None:
+                raise delivery.error
+            if delivery.request_done:
+                return
+            event = delivery.event
+            assert event is not None
+            if replace_status_with_task and event.kind == "statusUpdate":
+                event = Event("task", delivery.task or {})
+            yield event

@@ -1,0 +1,219 @@
+"""The SDK's request handler (``DefaultRequestHandlerV2``) over its in-memory task store.
+
+`RequestHandler.call` runs one JSON-RPC method on params already read into their protocol
+type; `RequestHandler.stream` the two streaming ones. It keeps the task store between requests
+and nothing else, because every request runs to completion on an event loop of its own (the
+agent code of a parked task does not survive the request that parked it). ``SendMessage``
+answers with the first task snapshot that is interrupted or terminal (or the agent's message);
+``SendStreamingMessage`` streams every event.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ...jsonio import copy_json
+from . import states, types
+from .active_task import ActiveTask, NotModelled, refusal
+from .card import AgentCard
+from .errors import A2AError
+from .ids import Clock, IdSource
+from .script import Event, Script
+
+PUSH_METHODS = ("CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig",
+                "ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig")
+DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE = 50, 100
+
+
+class StreamHangs(Exception):
+    """The agent would keep the request waiting for ever (a real client would time out)."""
+
+
+def apply_history_length(task: dict[str, Any], config: dict[str, Any] | None) -> dict[str, Any]:
+    """The task with its history cut to the last ``historyLength`` messages (0: none), if asked."""
+    if not config or "historyLength" not in config:
+        return task
+    length = config["historyLength"]
+    history = task.get("history", [])
+    if length == 0 and history:
+        task = copy_json(task)
+        del task["history"]
+    elif length > 0 and len(history) > length:
+        task = copy_json(task)
+        task["history"] = history[-length:]
+    return task
+
+
+def _check_history_length(config: dict[str, Any] | None) -> None:
+    if config is not None and config.get("historyLength", 0) < 0:
+        raise A2AError("InvalidParamsError", "history length must be non-negative")
+
+
+class RequestHandler:
+    """The methods of the binding, on the agent's card, script and stored tasks."""
+
+    def __init__(self, card: AgentCard, script: Script, ids: IdSource, clock: Clock) -> None:
+        self.card, self.script, self.ids, self.clock = card, script, ids, clock
+        self.tasks: dict[str, dict[str, Any]] = {}  # task id -> stored task, in creation order
+
+    def stream(self, method: str, params: dict[str, Any]) -> tuple[Iterator[Event], bool]:
+        """The events of a streaming method, and whether the stream stays open after them."""
+        return self._send_streaming(params) if method == "SendStreamingMessage" else self._subscribe(params)
+
+    def call(self, method: str, type_name: str, params: dict[str, Any]) -> Any:
+        """The result of a non-streaming method."""
+        _require(type_name, params)
+        if method == "SendMessage":
+            return self._send(params)
+        if method == "GetTask":
+            return self._get_task(params)
+        if method == "CancelTask":
+            return self._cancel_task(params)
+        if method == "ListTasks":
+            return self._list_tasks(params)
+        if method == "GetExtendedAgentCard":
+            if not self.card.extended_agent_card:
+                raise A2AError("UnsupportedOperationError", "The agent does not support authenticated extended cards")
+            raise A2AError("ExtendedAgentCardNotConfiguredError")
+        if method in PUSH_METHODS:
+            raise A2AError("PushNotificationNotSupportedError", "Push notifications are not supported by the agent")
+        raise NotModelled(method)
+
+    def _get_task(self, params: dict[str, Any]) -> dict[str, Any]:
+        _check_history_length(params)
+        task = self.tasks.get(params["id"])
+        if task is None:
+            raise A2AError("TaskNotFoundError")
+        return apply_history_length(copy_json(task), params)
+
+    def _cancel_task(self, params: dict[str, Any]) -> dict[str, Any]:
+        stored = self.tasks.get(params["id"])
+        if stored is None:
+            raise A2AError("TaskNotFoundError")
+        task = copy_json(stored)
+        try:
+            task["status"]["state"] = states.transition(task["status"]["state"], states.CANCEL)
+        except states.IllegalTransition:
+            raise refusal(states.CANCEL, task) from None
+        # Nothing of the agent runs for a parked task: the handler writes the new state over
+        # the stored status, keeping its message and timestamp; the agent's cancel is not called.
+        self.tasks[task["id"]] = copy_json(task)
+        return task
+
+    def _begin(self, params: dict[str, Any]) -> tuple[ActiveTask, dict[str, Any], str]:
+        """Resolve the task and context of a message and start its run (``_setup_active_task``)."""
+        config = params.get("configuration") or {}
+        _check_history_length(config)
+        if config.get("returnImmediately"):
+            raise NotModelled("returnImmediately (the agent would go on after the answer)")
+        message = copy_json(params["message"])
+        task_id = message.get("taskId") or None
+        context_id = message.get("contextId") or None
+        if task_id:
+            task = self.tasks.get(task_id)
+            if task is None:
+                raise A2AError("TaskNotFoundError", f"Task {task_id} not found")
+            if context_id and task.get("contextId", "") != context_id:
+                raise A2AError("InvalidParamsError", f"Context {context_id} does not match context "
+                               f"{task.get('contextId', '')} of task {task_id}")
+        if not task_id:
+            task_id = message["taskId"] = self.ids.new()
+        if not context_id:
+            context_id = message["contextId"] = self.ids.new()
+        run = ActiveTask(self, task_id, context_id, message)
+        run.start(create_if_missing=True)
+        return run, message, context_id
+
+    def _send(self, params: dict[str, Any]) -> dict[str, Any]:
+        run, message, context_id = self._begin(params)
+        result: Event | None = None
+        for event in run.subscription(run.run(message, context_id), replace_status_with_task=True):
+            if event.kind == "task" and event.body["status"]["state"] in states.TERMINAL | states.INTERRUPTED:
+                result = event
+                if event.body["status"]["state"] != states.FAILED:
+                    break
+            if event.kind == "message":
+                result = event
+        if result is None:
+            task = run.manager.get_task()
+            if task is None:
+                raise StreamHangs("the agent published neither a task nor a message; SendMessage would wait for ever")
+            result = Event("task", copy_json(task))
+        if result.kind == "task":
+            return {"task": apply_history_length(result.body, params.get("configuration"))}
+        return {"message": result.body}
+
+    def _send_streaming(self, params: dict[str, Any]) -> tuple[Iterator[Event], bool]:
+        _require("SendMessageRequest", params)
+        if not self.card.streaming:
+            raise A2AError("UnsupportedOperationError", "Streaming is not supported by the agent")
+        run, message, context_id = self._begin(params)
+        config = params.get("configuration")
+
+        def events() -> Iterator[Event]:
+            for event in run.subscription(run.run(message, context_id), replace_status_with_task=False):
+                yield Event("task", apply_history_length(event.body, config)) if event.kind == "task" else event
+
+        return _eager(events()), False
+
+    def _subscribe(self, params: dict[str, Any]) -> tuple[Iterator[Event], bool]:
+        _require("SubscribeToTaskRequest", params)
+        if not self.card.streaming:
+            raise A2AError("UnsupportedOperationError", "Streaming is not supported by the agent")
+        stored = self.tasks.get(params["id"])
+        if stored is None:
+            raise A2AError("TaskNotFoundError")
+        try:
+            states.transition(stored["status"]["state"], states.SUBSCRIBE)
+        except states.IllegalTransition:
+            raise refusal(states.SUBSCRIBE, stored) from None
+        run = ActiveTask(self, params["id"], "", None)
+        run.start(create_if_missing=False)
+        # The current task first; then the agent waits for a request that never comes here.
+        return iter([Event("task", copy_json(run.manager.get_task()))]), True
+
+    def _list_tasks(self, params: dict[str, Any]) -> dict[str, Any]:
+        _check_history_length(params)
+        if "pageSize" in params:
+            if params["pageSize"] < 1:
+                raise A2AError("InvalidParamsError", "minimum page size is 1")
+            if params["pageSize"] > MAX_PAGE_SIZE:
+                raise A2AError("InvalidParamsError", f"maximum page size is {MAX_PAGE_SIZE}")
+        if params.get("pageToken") or "statusTimestampAfter" in params:
+            raise NotModelled("ListTasks page tokens and timestamp filters")
+        tasks = [copy_json(t) for t in self.tasks.values()]
+        if params.get("contextId"):
+            tasks = [t for t in tasks if t.get("contextId", "") == params["contextId"]]
+        if params.get("status"):
+            tasks = [t for t in tasks if t["status"]["state"] == params["status"]]
+        if sum(1 for t in tasks if "timestamp" not in t["status"]) > 1:
+            raise NotModelled("ListTasks orders tasks without a timestamp by their random IDs")
+        tasks.sort(key=lambda t: ("timestamp" in t["status"], t["status"].get("timestamp", "")), reverse=True)
+        page_size = params.get("pageSize") or DEFAULT_PAGE_SIZE
+        if len(tasks) > page_size:
+            raise NotModelled("ListTasks pages (the next page token holds a timestamp and a random ID)")
+        listed = []
+        for task in tasks:
+            if not params.get("includeArtifacts"):
+                task.pop("artifacts", None)
+            listed.append(types.with_every_field("Task", apply_history_length(task, params)))
+            if not params.get("includeArtifacts"):
+                listed[-1].pop("artifacts", None)
+        return {"tasks": listed, "nextPageToken": "", "pageSize": page_size, "totalSize": len(tasks)}
+
+
+def _require(type_name: str, params: dict[str, Any]) -> None:
+    errors = types.required_violations(type_name, params)
+    if errors:
+        raise A2AError("InvalidParamsError", "Validation failed", {"errors": errors})
+
+
+def _eager(events: Iterator[Event]) -> Iterator[Event]:
+    """Fetch the first event at once, so that errors before it surface before the stream starts."""
+    first = next(events, None)
+
+    def rest() -> Iterator[Event]:
+        if first is not None:
+            yield first
+            yield from events
+
+    return rest()

@@ -1,0 +1,108 @@
+"""The SDK's ``TaskManager``: one request's view of a task in the in-memory store.
+
+It keeps one cached task object that is changed in place as the agent's events arrive, and
+writes a copy of it to the store on every save, as the SDK's copying in-memory store does.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ...jsonio import copy_json
+from . import states
+from .errors import A2AError
+from .script import Event
+
+
+class TaskManager:
+    """The SDK's ``TaskManager`` over the copying in-memory store: one cached task object that
+    is changed in place and written to the store (as a copy) on every save."""
+
+    def __init__(self, store: dict[str, dict], task_id: str, context_id: str, initial_message: dict | None) -> None:
+        self.store, self.task_id, self.context_id = store, task_id, context_id
+        self.initial_message = initial_message
+        self.current: dict[str, Any] | None = None
+
+    def get_task(self) -> dict[str, Any] | None:
+        if not self.task_id:
+            return None
+        if self.current is None:
+            stored = self.store.get(self.task_id)
+            self.current = copy_json(stored) if stored is not None else None
+        return self.current
+
+    def invalidate(self) -> None:
+        self.current = None
+
+    def _save(self, task: dict[str, Any]) -> None:
+        self.store[task["id"]] = copy_json(task)
+        self.current = task
+        if not self.task_id:
+            self.task_id, self.context_id = task["id"], task.get("contextId", "")
+
+    def save_task_event(self, event: Event) -> dict[str, Any]:
+        event_task_id = event.body["id"] if event.kind == "task" else event.body["taskId"]
+        if self.task_id and self.task_id != event_task_id:
+            raise A2AError("InvalidParamsError",
+                           f"Task in event doesn't match TaskManager {self.task_id} : {event_task_id}")
+        self.task_id = self.task_id or event_task_id
+        event_context = event.body.get("contextId", "")
+        if self.context_id and self.context_id != event_context:
+            raise A2AError("InvalidParamsError",
+                           f"Context in event doesn't match TaskManager {self.context_id} : {event_context}")
+        self.context_id = self.context_id or event_context
+        if event.kind == "task":
+            self._save(event.body)
+            return event.body
+        task = self.ensure_task(event_task_id, event_context)
+        if event.kind == "statusUpdate":
+            if "message" in task["status"]:
+                task.setdefault("history", []).append(copy_json(task["status"]["message"]))
+            if event.body.get("metadata"):
+                task.setdefault("metadata", {}).update(copy_json(event.body["metadata"]))
+            task["status"] = copy_json(event.body["status"])
+        else:
+            _append_artifact(task, event.body)
+        self._save(task)
+        return task
+
+    def ensure_task(self, task_id: str, context_id: str) -> dict[str, Any]:
+        task = self.current
+        if task is None and self.task_id:
+            stored = self.store.get(self.task_id)
+            task = copy_json(stored) if stored is not None else None
+        if task is None:
+            task = {"id": task_id, "status": {"state": states.SUBMITTED}}
+            if context_id:
+                task["contextId"] = context_id
+            if self.initial_message is not None:
+                task["history"] = [copy_json(self.initial_message)]
+            self._save(task)
+        return task
+
+    def update_with_message(self, message: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
+        if "message" in task["status"]:
+            task.setdefault("history", []).append(task["status"].pop("message"))
+        task.setdefault("history", []).append(copy_json(message))
+        self.current = task
+        return task
+
+
+def _append_artifact(task: dict[str, Any], update: dict[str, Any]) -> None:
+    artifact = update["artifact"]
+    artifacts = task.setdefault("artifacts", [])
+    index = next((i for i, a in enumerate(artifacts) if a["artifactId"] == artifact["artifactId"]), None)
+    if not update.get("append"):
+        if index is None:
+            artifacts.append(copy_json(artifact))
+        else:
+            artifacts[index] = copy_json(artifact)
+    elif index is not None:
+        artifacts[index].setdefault("parts", []).extend(copy_json(artifact.get("parts", [])))
+        if artifact.get("metadata"):
+            artifacts[index].setdefault("metadata", {}).update(copy_json(artifact["metadata"]))
+    else:
+        if not artifacts:
+            del task["artifacts"]
+        raise A2AError("InvalidAgentResponseError",
+                       f"append=True for nonexistent artifact_id={artifact['artifactId']!r} in task {task['id']!r}. "
+                       "The artifact must be created (append=False) before appending parts to it.")

@@ -1,0 +1,64 @@
+"""What the project knows about one protocol family, in one object.
+
+Every protocol package (``protocols/<family>/``) exports one `Family` as ``FAMILY``: its
+model, its scenario schema, its normal form, its recorder, the rule tables the site draws, and
+the words the site uses for it. Nothing outside the package needs to know more.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+
+from ..jsonio import load_json
+
+if TYPE_CHECKING:  # the registry is imported by scenarios.py, which these import
+    from ..scenarios import Session
+    from ..transcript import Message
+
+
+class Code(str):
+    """A table cell to show as code, not as prose."""
+
+
+@dataclass(frozen=True)
+class RuleTable:
+    """One of the engine's rule tables, drawn as a table: the site renders it, never retypes it."""
+
+    title: str
+    about: str
+    head: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+class FixtureServer(NamedTuple):
+    """The program written with the official SDK that the recordings were made against."""
+
+    path: str
+    title: str
+    about: str
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str                       #: as scenario and recording files spell it: ``mcp``
+    title: str                      #: as prose spells it: ``MCP``
+    parties: tuple[str, str]        #: who talks: (the side the scenario drives, its peer)
+    run_session: Callable[["Session"], list["Message"]]  #: the model: a session in, its messages out
+    normalise: Callable[[list["Message"]], list["Message"]]  #: the normal form both sides are compared in
+    scenario: ModuleType            #: ``SESSION_FIELDS`` and ``validate(raw, path)`` for its sessions
+    recorder: str                   #: the live recorder, relative to the checkout
+    fixture: FixtureServer
+    intro: str                      #: what the family's index page says first
+    normal_form: str                #: how its messages are normalised before they are compared
+    mode_notes: dict[str, str] = field(default_factory=dict)  #: what each session mode means
+    rule_tables: Callable[[], list[RuleTable]] = list  #: the engine's own tables, for the site
+
+    @classmethod
+    def from_file(cls, path: Path, **code: Any) -> "Family":
+        """A family whose words (name, parties, recorder, fixture, prose) are in a JSON file beside
+        its code; ``code`` names the rest (model, normal form, scenario schema, rule tables)."""
+        words = load_json(path)
+        words.update(parties=tuple(words["parties"]), fixture=FixtureServer(**words["fixture"]))
+        return cls(**words, **code)

@@ -1,0 +1,83 @@
+"""The SDK's stdio server as a state machine (agent_loop_sim.protocols.mcp.server): lines in, messages out."""
+from __future__ import annotations
+
+import json
+
+from agent_loop_sim.protocols.mcp import FIXTURE_SERVER, ServerConnection
+from agent_loop_sim.protocols.mcp.eras import Era
+
+
+def _line(obj) -> str:
+    return json.dumps(obj)
+
+
+ENVELOPE = {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": {}}}
+
+
+def test_a_line_that_is_not_json_gets_no_answer():
+    assert ServerConnection(FIXTURE_SERVER).receive("{not json") == []
+
+
+def test_the_first_request_locks_the_era():
+    server = ServerConnection(FIXTURE_SERVER)
+    (first,) = server.receive(_line({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": ENVELOPE}))
+    assert first["result"]["resultType"] == "complete"
+    (second,) = server.receive(_line({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}))
+    assert second["error"]["code"] == -32022
+    assert second["error"]["data"] == {"supported": ["2026-07-28"], "requested": "2025-11-25"}
+
+
+def test_an_unknown_handshake_version_gets_the_servers_latest():
+    server = ServerConnection(FIXTURE_SERVER)
+    (reply,) = server.receive(_line({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "1999-01-01", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}))
+    assert reply["result"]["protocolVersion"] == "2025-11-25"
+
+
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}
+
+
+def test_the_envelope_ladder_names_the_first_rung_that_fails():
+    def error(meta):
+        server = ServerConnection(FIXTURE_SERVER)
+        server.era = Era.STATELESS
+        params = {} if meta is None else {"_meta": meta}
+        (reply,) = server.receive(_line({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params}))
+        return reply["error"]
+
+    assert error(None)["code"] == -32602 and "must be an object" in error(None)["message"]
+    assert "missing the required envelope key" in error({"io.modelcontextprotocol/protocolVersion": "2026-07-28"})["message"]
+    wrong = error({"io.modelcontextprotocol/protocolVersion": "2030-01-01", "io.modelcontextprotocol/clientCapabilities": {}})
+    assert wrong == {"code": -32022, "message": "Unsupported protocol version",
+                     "data": {"supported": ["2026-07-28"], "requested": "2030-01-01"}}
+
+
+def test_before_initialize_only_ping_is_served():
+    server = ServerConnection(FIXTURE_SERVER)
+    (pong,) = server.receive(_line({"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+    assert pong["result"] == {}
+    (refused,) = server.receive(_line({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
+    assert refused["error"]["code"] == -32602
+    server.receive(_line(INIT))
+    (listed,) = server.receive(_line({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}))
+    assert [t["name"] for t in listed["result"]["tools"]] == [t.name for t in FIXTURE_SERVER.tools]
+
+
+def test_a_method_of_the_other_revision_is_not_found():
+    server = ServerConnection(FIXTURE_SERVER)
+    server.receive(_line(INIT))
+    (reply,) = server.receive(_line({"jsonrpc": "2.0", "id": 2, "method": "server/discover"}))
+    assert reply["error"] == {"code": -32601, "message": "Method not found", "data": "server/discover"}
+
+
+def test_a_listen_stream_is_acknowledged_then_ended_when_the_client_closes():
+    server = ServerConnection(FIXTURE_SERVER)
+    params = {**ENVELOPE, "notifications": {"toolsListChanged": "yes", "promptsListChanged": False}}
+    (ack,) = server.receive(_line({"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen", "params": params}))
+    assert ack["method"] == "notifications/subscriptions/acknowledged"
+    assert ack["params"]["notifications"] == {"toolsListChanged": True}
+    assert server.close() == [{"jsonrpc": "2.0", "id": 7, "error": {"code": -32000, "message": "Connection closed"}}]
+    assert server.close() == []
