@@ -18,7 +18,7 @@ from typing import Callable
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-PLAYED = "#pg-app[data-state='played']"
+PLAYED = "#pg-app[data-state='played'], #pg-app[data-state='error']"
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -51,6 +51,8 @@ def p6_browser(build: Callable[[Path], Path], native_seconds: Callable[[Path], f
                         start = time.perf_counter()
                         page.goto(url)
                         page.wait_for_selector(PLAYED, timeout=300_000)
+                        if page.get_attribute("#pg-app", "data-state") != "played":
+                            raise SystemExit(f"P6: the playground failed: {page.inner_text('#pg-error')}")
                         kind.append(time.perf_counter() - start)
                     # The engine alone, in this page's worker (already loaded), then natively.
                     in_browser.append(page.evaluate(

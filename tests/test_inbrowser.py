@@ -62,6 +62,7 @@ def test_the_engine_zip_is_this_checkout_and_reproducible() -> None:
     assert first == second
     names = zipfile.ZipFile(io.BytesIO(first)).namelist()
     assert "agent_loop_sim/inbrowser.py" in names and "agent_loop_sim/engine.py" in names
+    assert "agent_loop_sim/protocols/mcp/family.json" in names  # data the package reads at import
     assert not any("__pycache__" in n for n in names)
 
 

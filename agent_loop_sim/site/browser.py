@@ -47,11 +47,13 @@ def runtime_files(root: Path) -> dict[str, Path] | None:
 
 
 def engine_zip(root: Path) -> bytes:
-    """The ``agent_loop_sim`` package of this checkout as a zip, sources only, byte-for-byte
-    reproducible."""
+    """The ``agent_loop_sim`` package of this checkout as a zip (its sources and the data files
+    beside them, such as ``family.json``; no bytecode), byte-for-byte reproducible."""
     out = io.BytesIO()
+    files = [p for p in (root / PACKAGE).rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"]
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted((root / PACKAGE).rglob("*.py")):
+        for path in sorted(files):
             info = zipfile.ZipInfo(path.relative_to(root).as_posix(), _ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, path.read_bytes())
