@@ -18,7 +18,7 @@ from agent_loop_sim.project import Project
 from agent_loop_sim.site.browser import scenario_text
 from agent_loop_sim.recording import load_recording
 from conftest import run_cli
-from test_browser import OUTPUT, SERVED, browser, origin, site  # noqa: F401  (fixtures: this module's own instances)
+from test_browser import OUTPUT, SERVED, origin, site  # noqa: F401  (fixtures; `browser` is conftest's, shared)
 from test_site_fakes import ROOT
 
 if not (ROOT / "node_modules" / "pyodide" / "pyodide.asm.wasm").is_file():
