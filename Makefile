@@ -27,7 +27,14 @@ releases/%/.venv/.synced: releases/%/pyproject.toml releases/%/uv.lock | $(UV)
 	cd releases/$* && $(CURDIR)/$(UV) sync --locked --python $(PYTHON)
 	touch $@
 
-setup: $(VENV)/.synced $(RELEASE_ENVS)
+
+# The in-browser runtime (Pyodide, from npm, as package-lock.json pins it). Without npm the
+# site is built without it: its check page and playground say so, and their tests are skipped.
+node_modules/.package-lock.json: package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then npm ci --no-audit --no-fund; \
+	else echo "npm not found: the site is built without the in-browser engine (install Node >= 18 for it)"; fi
+
+setup: $(VENV)/.synced $(RELEASE_ENVS) node_modules/.package-lock.json
 
 serve: setup
 	$(VENV)/bin/mkdocs serve --dirty -a 127.0.0.1:8000
@@ -59,4 +66,4 @@ bench: setup
 	$(VENV)/bin/python benchmarks/run.py
 
 clean:
-	rm -rf site $(VENV) $(TOOLS) releases/*/.venv
+	rm -rf site $(VENV) $(TOOLS) releases/*/.venv node_modules

@@ -16,6 +16,9 @@ P4  scale: 1x, 10x, 100x the sessions (synthetic copies under new names): engine
                                                                        and the 100x site builds
 P5  the live re-recording of the 26 sessions, run in parallel    goal: <= 4 s
 P6, P7  the served peers against the SDK's fixtures served the same way (benchmarks/peers.py)
+P8  the engine in the browser (headless Chromium): the playground opened -> first transcript,
+    cold and with the runtime cached; the engine on every committed session in the browser
+    against natively                                             (figures; no goal set)
 """
 from __future__ import annotations
 
@@ -44,6 +47,8 @@ from agent_loop_sim.project import Project  # noqa: E402
 from agent_loop_sim.site import render_site  # noqa: E402
 from agent_loop_sim.site.build import write_pages  # noqa: E402
 from benchmarks import peers  # noqa: E402
+from agent_loop_sim import inbrowser  # noqa: E402
+from browser_bench import p6_browser  # noqa: E402
 
 
 COPIED = ("agent_loop_sim", "scenarios", "recordings", "conformance", "hooks", "docs")
@@ -265,10 +270,18 @@ def p5_parallel_recording(project: Project, repeat: int) -> tuple[str, bool]:
             f"{verdict(wall <= 4)}", wall <= 4)
 
 
+def built_with_runtime(tmp: Path) -> tuple[Path, Path]:
+    """A copy of the checkout with the npm-installed runtime linked in, built: (project, site)."""
+    project = copy_checkout(tmp / "project")
+    (project / "node_modules").symlink_to(ROOT / "node_modules")
+    mkdocs_build(project)
+    return project, project / "site"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (for the test suite)")
-    parser.add_argument("--only", nargs="*", help="run only these (P1 ... P5)")
+    parser.add_argument("--only", nargs="*", help="run only these (P1 ... P6)")
     args = parser.parse_args(argv)
     repeat = 1 if args.quick else 5
     project = Project(ROOT)
@@ -280,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
         "P5": lambda: p5_parallel_recording(project, repeat),
         "P6": lambda: peers.p6_serve_mcp(max(5, repeat * 2)),
         "P7": lambda: peers.p7_serve_a2a(max(5, repeat), 100 if args.quick else 400),
+        "P8": lambda: p6_browser(built_with_runtime, lambda copy: inbrowser.engine_seconds(str(copy)), repeat),
     }
     print(f"benchmark on {os.cpu_count()} cores, {'quick' if args.quick else 'full'} run "
           f"(medians of {repeat} or more)", flush=True)

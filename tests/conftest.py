@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"  # Debian's (scripts/ensure_chromium.sh)
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: float = 300):
@@ -64,3 +67,19 @@ def pytest_terminal_summary(terminalreporter):  # noqa: ANN001 - pytest's hook
         terminalreporter.section("fuzz op histograms")
         for line in _HISTOGRAMS:
             terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    """One persistent Chromium context (a fresh --user-data-dir) that records every request,
+    shared by every browser test: Playwright's sync API runs once per process."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, args=FLAGS, headless=True,
+            viewport={"width": 1280, "height": 900})
+        context.requests = []  # type: ignore[attr-defined]
+        context.on("request", lambda request: context.requests.append(request.url))
+        yield context
+        context.close()

@@ -22,11 +22,9 @@ import yaml
 
 from agent_loop_sim.project import Project
 from agent_loop_sim.site import render_site, write_pages
+from conftest import CHROMIUM
 from test_site_fakes import MKDOCS, ROOT, built_site, recorded_sessions, replay
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 OUTPUT = Path(__file__).parent / "output"
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -62,19 +60,6 @@ def origin(site) -> Iterator[str]:
     server, url = serve(site[1])
     yield url
     server.shutdown()
-
-
-@pytest.fixture(scope="session")
-def browser(tmp_path_factory):
-    """One persistent Chromium context (a fresh --user-data-dir) that records every request."""
-    with playwright_api.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, args=FLAGS, headless=True,
-            viewport={"width": 1280, "height": 900})
-        context.requests = []  # type: ignore[attr-defined]
-        context.on("request", lambda request: context.requests.append(request.url))
-        yield context
-        context.close()
 
 
 @pytest.fixture

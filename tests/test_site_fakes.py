@@ -115,6 +115,8 @@ def consistent_copy(dest: Path, names: tuple[str, ...] = COPIED) -> Path:
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
     if (ROOT / "mkdocs.yml").exists():
         shutil.copy2(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
+    if (ROOT / "node_modules").is_dir():  # the in-browser runtime (npm ci): read only, so linked
+        (dest / "node_modules").symlink_to(ROOT / "node_modules")
     for scenario_file in sorted((dest / "scenarios").glob("*.json")):
         data = json.loads(scenario_file.read_text(encoding="utf-8"))
         try:

@@ -60,6 +60,11 @@ class Agent:
         """The task store (task id -> stored task, in creation order)."""
         return self.handler.tasks
 
+    def state(self) -> dict[str, Any]:
+        """The task store as JSON (each task's id and state, in creation order), for a person
+        stepping through a session."""
+        return {"tasks": [{"id": task_id, "state": task["status"]["state"]} for task_id, task in self.tasks.items()]}
+
     def handle(self, request: HttpRequest) -> HttpResponse:
         """Answer one HTTP request (the card at the well-known path, JSON-RPC at the card's URL)."""
         base = self.card.base_url

@@ -1,7 +1,7 @@
 """One scenario session played between the orchestrator model and the agent model."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ...errors import InputError
 from ...transcript import Message
@@ -11,13 +11,19 @@ from .raw import RawPoster
 from .releases import A2A_RELEASES
 from .research import RESEARCH_AGENT, RESEARCH_CARD
 
+#: Told, after the agent has handled a request, how many messages are logged and the agent's
+#: state (``Agent.state``): the playground shows it message by message.
+Observer = Callable[[int, dict[str, Any]], None]
 
-def exchange(orchestrator: Orchestrator | RawPoster, agent: Agent) -> list[Message]:
+
+def exchange(orchestrator: Orchestrator | RawPoster, agent: Agent, observe: Observer | None = None) -> list[Message]:
     """Every message of the session, in order (not normalised)."""
     out: list[Message] = []
     while (request := orchestrator.next_request()) is not None:
         out.append(Message("orchestrator", "agent", json=request.transcript()))
         response = agent.handle(request)
+        if observe is not None:
+            observe(len(out), agent.state())
         if not response.is_stream:
             out.append(Message("agent", "orchestrator", json=response.transcript(request)))
             orchestrator.receive(response)
@@ -36,21 +42,22 @@ def exchange(orchestrator: Orchestrator | RawPoster, agent: Agent) -> list[Messa
 
 
 def run_spec(spec: dict[str, Any], where: list[str | int] | None = None, release: str | None = None,
-             rules: frozenset[str] | None = None) -> list[Message]:
+             rules: frozenset[str] | None = None, observe: Observer | None = None) -> list[Message]:
     """Play a session's steps against the research agent of the fixture, served by ``release``
     of the SDK (`releases.A2A_RELEASES`; the pinned one by default), or with the wire changes
     ``rules`` in effect (the release page asks which change makes which difference)."""
     agent = Agent(RESEARCH_CARD, RESEARCH_AGENT, rules=A2A_RELEASES.rules(release) if rules is None else rules)
     if spec.get("mode") == "raw":
-        return exchange(RawPoster(spec["posts"], RESEARCH_CARD.base_url + RESEARCH_CARD.rpc_path), agent)
+        return exchange(RawPoster(spec["posts"], RESEARCH_CARD.base_url + RESEARCH_CARD.rpc_path), agent, observe)
     orchestrator = Orchestrator(spec["steps"], RESEARCH_CARD.base_url, RESEARCH_CARD.rpc_path, where=where)
-    return exchange(orchestrator, agent)
+    return exchange(orchestrator, agent, observe)
 
 
-def run_session(session: Any, release: str | None = None, rules: frozenset[str] | None = None) -> list[Message]:
+def run_session(session: Any, release: str | None = None, rules: frozenset[str] | None = None,
+                observe: Observer | None = None) -> list[Message]:
     """The messages of a validated scenario session (``agent_loop_sim.scenarios.Session``)."""
     try:
-        return run_spec(session.spec, release=release, rules=rules)
+        return run_spec(session.spec, release=release, rules=rules, observe=observe)
     except InputError as exc:
         raise exc.within(file=session.source or None, session=session.name) from None
     except (NotModelled, StreamHangs) as exc:

@@ -22,7 +22,7 @@ from .eras import ERA_TRANSITIONS, Era, era_rules
 from .fixture import FIXTURE_SERVER
 from .releases import MCP_RELEASES
 from .server import ServerConnection
-from .session import play_client, play_raw
+from .session import Observer, play_client, play_raw
 from .session import run_session as _run_with
 
 if TYPE_CHECKING:
@@ -46,10 +46,11 @@ __all__ = [
 
 
 def run_session(session: "Session", definition: ServerDefinition = FIXTURE_SERVER,
-                release: str | None = None, rules: frozenset[str] | None = None) -> list["Message"]:
+                release: str | None = None, rules: frozenset[str] | None = None,
+                observe: Observer | None = None) -> list["Message"]:
     """Play one MCP scenario session against ``definition`` (the fixture server by default), as
     ``release`` of the SDK says it (`releases.MCP_RELEASES`), or with the wire changes ``rules``."""
-    return _run_with(session, definition, MCP_RELEASES.rules(release) if rules is None else rules)
+    return _run_with(session, definition, MCP_RELEASES.rules(release) if rules is None else rules, observe)
 
 
 #: Everything the project knows about MCP: its words are data (``family.json``), its rules code.

@@ -81,6 +81,17 @@ class ServerConnection:
     # the wire changes of the SDK release spoken (`releases`): the pinned release's by default
     rules: frozenset[str] = field(default_factory=MCP_RELEASES.rules)
 
+    def state(self) -> dict[str, Any]:
+        """The connection's state as JSON, for a person stepping through a session."""
+        out: dict[str, Any] = {"era": self.era.value}
+        if self.era is Era.HANDSHAKE:
+            out.update(revision=self.version, initialized=self.initialized)
+        if self._suspended:
+            out["tool calls waiting for the client"] = len(self._suspended)
+        if self._listening:
+            out["subscriptions/listen streams open"] = len(self._listening)
+        return out
+
     # --- the transport ----------------------------------------------------------------------
     def receive(self, line: str) -> Outgoing:
         """One line from the client in, the messages the server writes out."""

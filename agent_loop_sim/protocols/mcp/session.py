@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from typing import Any
+from typing import Any, Callable
 
 from ...jsonio import copy_json
 from ...scenarios import Session
@@ -20,6 +20,10 @@ from .definition import ServerDefinition
 from .releases import MCP_RELEASES
 from .server import ServerConnection
 
+#: Told, after the server has handled a message, how many messages are logged and the server's
+#: state (``ServerConnection.state``): the playground shows it message by message.
+Observer = Callable[[int, dict[str, Any]], None]
+
 
 def _wire(obj: dict[str, Any]) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
@@ -29,16 +33,19 @@ def _logged(sender: str, line: str) -> Message:
     return Message.from_line(sender, "server" if sender == "client" else "client", line)
 
 
-def play_raw(lines: list[str], server: ServerConnection) -> list[Message]:
+def play_raw(lines: list[str], server: ServerConnection, observe: Observer | None = None) -> list[Message]:
     log: list[Message] = []
     for line in lines:
         log.append(_logged("client", line))
-        log.extend(_logged("server", _wire(m)) for m in server.receive(line))
+        replies = server.receive(line)
+        if observe is not None:
+            observe(len(log), server.state())
+        log.extend(_logged("server", _wire(m)) for m in replies)
     log.extend(_logged("server", _wire(m)) for m in server.close())  # the recorder closes stdin last
     return log
 
 
-def play_client(client: ClientModel, server: ServerConnection) -> list[Message]:
+def play_client(client: ClientModel, server: ServerConnection, observe: Observer | None = None) -> list[Message]:
     log: list[Message] = []
     wire: deque[tuple[str, dict[str, Any]]] = deque(("client", m) for m in client.start())
     while wire:
@@ -51,15 +58,18 @@ def play_client(client: ClientModel, server: ServerConnection) -> list[Message]:
             wire.extend(("server", m) for m in server.receive_decoded(jsonrpc.classify(sent)))
         else:
             wire.extend(("client", m) for m in client.receive(sent))
+        if observe is not None:
+            observe(len(log), server.state())
     return log
 
 
-def run_session(session: Session, definition: ServerDefinition, rules: frozenset[str]) -> list[Message]:
+def run_session(session: Session, definition: ServerDefinition, rules: frozenset[str],
+                observe: Observer | None = None) -> list[Message]:
     spec = session.spec
     server = ServerConnection(definition, rules=rules)
     if spec["mode"] == "raw":
-        return play_raw(spec["lines"], server)
-    return play_client(client_for(spec, rules), server)
+        return play_raw(spec["lines"], server, observe)
+    return play_client(client_for(spec, rules), server, observe)
 
 
 def client_for(spec: dict[str, Any], rules: frozenset[str] | None = None) -> ClientModel:

@@ -1,0 +1,97 @@
+"""What the site's in-browser pages ask of the engine, which runs there under Pyodide.
+
+The same package as on the command line, unchanged: the check page calls :func:`check_project`
+(the CLI's own ``check``: load the scenarios, play them, read the recordings, compare), the
+playground calls :func:`play_file` (load a scenario file, play each session, and note the
+model's state after each message). Both take files from the browser's in-memory file system,
+written there by the page's worker, and answer with JSON text, so the worker hands the page
+plain data. Every failure is the CLI's own line (``error: ...``), never a traceback.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from . import engine
+from .check import build_report
+from .errors import EngineFailure, InputError
+from .project import Project
+from .protocols import FAMILIES
+from .scenarios import Session, load
+from .site.markdown import pretty_json
+from .site.pages import summaries
+from .transcript import Message, Transcript
+
+
+
+def _failure(exc: Exception) -> str:
+    """The line the command line prints for this failure (see ``cli.main``)."""
+    return f"error: {exc}" if isinstance(exc, InputError) else f"engine failed: {exc}"
+
+
+def check_project(root: str) -> str:
+    """``python -m agent_loop_sim check`` for the checkout at ``root`` (the one checker,
+    :func:`agent_loop_sim.check.build_report`), as a verdict in JSON.
+
+    ``sessions``: how many were compared; ``equal``: how many the engine plays exactly as
+    recorded; ``first``: the first problem, in the CLI's words.
+    """
+    started = time.perf_counter()
+    report = build_report(Project(Path(root)))
+    problems = report.problems
+    files = [{"recording": f.recording_file, "sessions": len(f.sessions), "equal": sum(1 for s in f.sessions if s.passed),
+              "differences": sum(len(s.problems()) for s in f.sessions) + (f.error is not None)} for f in report.files]
+    return json.dumps({"sessions": len(report.sessions), "equal": report.passed, "messages": report.message_count,
+                       "differences": len(problems), "first": problems[0] if problems else None, "files": files,
+                       "seconds": time.perf_counter() - started, "ok": report.ok and bool(report.sessions)},
+                      ensure_ascii=False)
+
+
+def engine_seconds(root: str) -> float:
+    """The engine alone on every committed session (no file reading, no comparison): the
+    benchmark runs this natively and in the browser."""
+    sessions = [s for f in Project(Path(root)).scenario_files() for s in f.sessions]
+    started = time.perf_counter()
+    for session in sessions:
+        engine.run_session(session)
+    return time.perf_counter() - started
+
+
+def play_with_states(session: Session) -> tuple[Transcript, list[Any]]:
+    """The session's transcript, and for each message the model's state once it was handled
+    (``None`` before the first). The states are normalised together with the messages, so an
+    A2A task is called ``<id-N>`` in both."""
+    snapshots: list[tuple[int, dict[str, Any]]] = []
+    messages = engine.play(session, observe=lambda logged, state: snapshots.append((logged, state)))
+    family = FAMILIES[session.family]
+    driver, peer = family.parties  # the state reported is the peer's: the MCP server, the A2A agent
+    as_messages = [Message(peer, driver, json=state) for _, state in snapshots]
+    normalised = family.normalise(messages + as_messages)
+    transcript = Transcript(session.name, session.mode, session.title, normalised[: len(messages)])
+    states: list[Any] = []
+    pending = list(zip((n for n, _ in snapshots), (m.json for m in normalised[len(messages):])))
+    current = None
+    for n in range(1, len(messages) + 1):
+        while pending and pending[0][0] <= n:
+            current = pending.pop(0)[1]
+        states.append(current)
+    return transcript, states
+
+
+def play_file(path: str) -> str:
+    """``python -m agent_loop_sim run PATH``, plus the model's state at each message, as JSON."""
+    try:
+        played = [(s.family, *play_with_states(s)) for s in load(path).sessions]
+    except (InputError, EngineFailure) as exc:
+        return json.dumps({"error": _failure(exc)}, ensure_ascii=False)
+    sessions = []
+    for family, transcript, states in played:
+        data = {"family": family, "party": FAMILIES[family].parties[1], **transcript.to_dict()}
+        for message, state, shown, summary in zip(data["messages"], states, transcript.messages, summaries(transcript)):
+            # As the session pages show it: the same words and the same pretty JSON (JSON.parse
+            # in the page would turn 1.0 into 1 and move keys like "2" first).
+            message.update(state=state, summary=summary, text=shown.raw if shown.is_raw else pretty_json(shown.json))
+        sessions.append(data)
+    return json.dumps({"sessions": sessions}, ensure_ascii=False)

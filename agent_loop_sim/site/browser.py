@@ -1,0 +1,138 @@
+"""The site's in-browser part, at build time: what the check page and the playground are served.
+
+The engine runs in the reader's browser under Pyodide (``agent_loop_sim.inbrowser`` is what
+the pages call). At build time this module gathers what that needs, all from this checkout,
+so that nothing is fetched from anywhere but the site's own origin:
+
+* the Pyodide runtime, copied from ``node_modules/pyodide`` (the npm package pinned in
+  ``package-lock.json``, installed by ``npm ci``);
+* the engine, this checkout's ``agent_loop_sim`` package as a zip (:func:`engine_zip`);
+* the committed scenarios and recordings, and a list of them (:func:`served_project`);
+* the two pages (:func:`check_page`, :func:`playground_page`), which load their scripts from
+  ``docs/javascripts/``; no other page loads the runtime.
+
+``hooks/browser_engine.py`` adapts this to MkDocs.
+"""
+from __future__ import annotations
+
+import base64
+import io
+import json
+import zlib
+import zipfile
+from pathlib import Path
+
+from ..project import Project
+from ..scenarios import ScenarioFile, Session
+from .pages import link
+from .sources import FORMAT_PAGE
+
+FOLDER = "browser"  # under the site's root: the pages, the runtime, the engine, the data
+CHECK_PAGE = f"{FOLDER}/check.md"
+PLAYGROUND_PAGE = f"{FOLDER}/playground.md"
+RUNTIME = f"{FOLDER}/pyodide"
+ENGINE_ZIP = f"{FOLDER}/engine/agent_loop_sim.zip"
+PROJECT = f"{FOLDER}/project"
+# What loadPyodide() fetches from its indexURL when no extra package is loaded.
+RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+PACKAGE = "agent_loop_sim"
+_ZIP_DATE = (2026, 1, 1, 0, 0, 0)  # fixed, so the same checkout gives the same zip
+
+
+def runtime_files(root: Path) -> dict[str, Path] | None:
+    """Site path -> file in ``node_modules``; None when Pyodide is not installed (no ``npm ci``)."""
+    folder = root / "node_modules" / "pyodide"
+    files = {f"{RUNTIME}/{name}": folder / name for name in RUNTIME_FILES}
+    return files if all(path.is_file() for path in files.values()) else None
+
+
+def engine_zip(root: Path) -> bytes:
+    """The ``agent_loop_sim`` package of this checkout as a zip (its sources and the data files
+    beside them, such as ``family.json``; no bytecode), byte-for-byte reproducible."""
+    out = io.BytesIO()
+    files = [p for p in (root / PACKAGE).rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"]
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(files):
+            info = zipfile.ZipInfo(path.relative_to(root).as_posix(), _ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+    return out.getvalue()
+
+
+def served_project(project: Project) -> dict[str, bytes]:
+    """The committed scenario and recording files, as they are, and ``files.json`` listing them
+    (the worker writes them into Pyodide's file system as a checkout: ``scenarios/``, ``recordings/``)."""
+    out: dict[str, bytes] = {}
+    listing: dict[str, list[str]] = {}
+    for folder in (project.scenario_dir, project.recording_dir):
+        names = sorted(p.name for p in folder.glob("*.json"))
+        listing[folder.name] = names
+        for name in names:
+            out[f"{PROJECT}/{folder.name}/{name}"] = (folder / name).read_bytes()
+    out[f"{PROJECT}/files.json"] = json.dumps(listing, indent=2).encode()
+    # The playground's list of committed sessions, each as the editor will hold it.
+    sessions = [{"scenario": project.relative(f.path), "name": s.name, "title": s.title, "text": scenario_text(f, s)}
+                for f in project.scenario_files() for s in f.sessions]
+    out[f"{FOLDER}/sessions.json"] = json.dumps(sessions, ensure_ascii=False).encode()
+    return out
+
+
+def scenario_text(file: ScenarioFile, session: Session) -> str:
+    """One session as a scenario file of its own: what the playground's editor holds."""
+    return json.dumps({"recording": file.recording, "sessions": [session.spec]}, indent=2, ensure_ascii=False)
+
+
+def fragment(text: str) -> str:
+    """The playground's URL fragment for a scenario: ``scenario=`` and the text, raw-deflated and
+    base64url-encoded (the browser's own ``DecompressionStream("deflate-raw")`` reads it)."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = packer.compress(text.encode()) + packer.flush()
+    return "scenario=" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
+
+
+def _missing_runtime() -> list[str]:
+    return ['!!! warning "The in-browser runtime is not part of this build"', "",
+            "    Pyodide comes from npm (`npm ci`, run by `make setup` when Node is installed); this site "
+            "was built without it, so this page cannot run the engine.", ""]
+
+
+def _script(name: str, directory_urls: bool) -> str:
+    up = "../../" if directory_urls else "../"
+    return f'<script type="module" src="{up}javascripts/{name}"></script>'
+
+
+def check_page(has_runtime: bool, directory_urls: bool = True) -> str:
+    lines = [
+        "# The engine in your browser, checked",
+        "",
+        "This page runs **the same engine** as the command line — this checkout's `agent_loop_sim`, "
+        "pure Python — in your browser under [Pyodide](https://pyodide.org) (served from this site, "
+        "in a Web Worker). It plays every committed scenario and compares each transcript with the "
+        "committed recording of the official SDK, with the project's own comparison code: the same "
+        "work as `python -m agent_loop_sim check`.",
+        "",
+    ]
+    if not has_runtime:
+        return "\n".join(lines + _missing_runtime())
+    lines += ['<div id="browser-check" class="browser-check" data-state="loading" markdown="0">',
+              '<p class="browser-check__verdict">Loading Python in a worker…</p>', "</div>", "",
+              _script("check.js", directory_urls), ""]
+    return "\n".join(lines)
+
+
+def playground_page(has_runtime: bool, directory_urls: bool = True) -> str:
+    lines = [
+        "# Playground",
+        "",
+        f"Pick a committed session or write a scenario of your own (the [scenario format]"
+        f"({link(PLAYGROUND_PAGE, FORMAT_PAGE)})), run it with the engine in your browser, and step through "
+        "the conversation message by message (**←** / **→**, **Home** / **End**) with the model's state "
+        "at each step. The address holds the scenario: copy it to share what you wrote.",
+        "",
+    ]
+    if not has_runtime:
+        return "\n".join(lines + _missing_runtime())
+    lines += ['<div id="pg-app" class="playground" data-state="loading" markdown="0"></div>', "",
+              _script("playground.js", directory_urls), ""]
+    return "\n".join(lines)

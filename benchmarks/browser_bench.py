@@ -1,0 +1,71 @@
+"""P6 of the benchmark: the engine in the browser (Pyodide in a worker), in headless Chromium.
+
+Opening the playground until its first transcript is shown, with an empty browser cache
+(cold) and again with the runtime in the cache (warm), alternately; then the engine alone on
+every committed session in the browser and natively (``inbrowser.engine_seconds``), alternately.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PLAYED = "#pg-app[data-state='played'], #pg-app[data-state='error']"
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # noqa: ANN002
+        pass
+
+
+def _spread(values: list[float], unit: Callable[[float], str]) -> str:
+    return f"{unit(statistics.median(values))} ({unit(min(values))}-{unit(max(values))})"
+
+
+def p6_browser(build: Callable[[Path], Path], native_seconds: Callable[[Path], float], repeat: int) -> tuple[str, bool]:
+    """``build(dest)`` builds the site of a copy of the checkout and returns (project, site)."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="bench-p6-") as tmp:
+        project, site = build(Path(tmp))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_address[1]}/browser/playground/"
+        cold, warm, in_browser, native = [], [], [], []
+        with sync_playwright() as p:
+            for i in range(max(5, repeat) if repeat > 1 else 1):
+                # A: a fresh profile (nothing cached); B: a second page of the same profile.
+                context = p.chromium.launch_persistent_context(str(Path(tmp) / f"profile-{i}"), executable_path=CHROMIUM,
+                                                               args=FLAGS, headless=True)
+                try:
+                    for kind in (cold, warm):
+                        page = context.new_page()
+                        start = time.perf_counter()
+                        page.goto(url)
+                        page.wait_for_selector(PLAYED, timeout=300_000)
+                        if page.get_attribute("#pg-app", "data-state") != "played":
+                            raise SystemExit(f"P6: the playground failed: {page.inner_text('#pg-error')}")
+                        kind.append(time.perf_counter() - start)
+                    # The engine alone, in this page's worker (already loaded), then natively.
+                    in_browser.append(page.evaluate(
+                        "async () => (await import(new URL('../../javascripts/engine.js', location.href))).call('engineSeconds')"))
+                    native.append(native_seconds(project))
+                finally:
+                    context.close()
+        server.shutdown()
+    ms = lambda s: f"{s * 1000:.0f} ms"  # noqa: E731
+    sec = lambda s: f"{s:.1f} s"  # noqa: E731
+    ratio = statistics.median(in_browser) / statistics.median(native)
+    line = (f"P6 the playground, opened -> first transcript: cold {_spread(cold, sec)}, runtime cached "
+            f"{_spread(warm, sec)} ({statistics.median(cold) / statistics.median(warm):.1f}x faster cached); "
+            f"the engine on every committed session in the browser {_spread(in_browser, ms)} vs natively "
+            f"{_spread(native, ms)}: {ratio:.1f}x the native time ({len(cold)} alternating runs each)")
+    return line, True

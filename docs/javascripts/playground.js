@@ -1,0 +1,240 @@
+// The playground: a scenario in, the in-browser engine's transcript out, stepped through
+// message by message with the model's state at each step. The scenario travels in the URL
+// fragment (#scenario=<raw deflate, base64url>), so a link reopens it.
+import { call } from "./engine.js";
+
+const SITE = new URL("../browser/", import.meta.url);
+const root = document.getElementById("pg-app");
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "text") node.textContent = value;  // always text: scenarios are data, not markup
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+// --- the URL fragment: the browser's own compression streams, no library needed -------------
+
+async function pipe(bytes, stream) {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+}
+
+async function encode(text) {
+  const packed = await pipe(new TextEncoder().encode(text), new CompressionStream("deflate-raw"));
+  let binary = "";
+  for (const byte of packed) binary += String.fromCharCode(byte);
+  return "scenario=" + btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+async function decode(fragment) {
+  const encoded = new URLSearchParams(fragment.replace(/^#/, "")).get("scenario");
+  if (!encoded) return null;
+  const binary = atob(encoded.replace(/-/g, "+").replace(/_/g, "/"));
+  const packed = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  return new TextDecoder().decode(await pipe(packed, new DecompressionStream("deflate-raw")));
+}
+
+// --- JSON, highlighted with Pygments' class names --------------------------------------------
+// Hand-written rather than a highlighting library: the text is already pretty JSON from Python,
+// and Pygments' classes (nt, s2, mi, mf, kc, p) take Material's own colours in both palettes,
+// exactly as on the session pages, which a library's own classes and theme would not.
+const TOKEN = /("(?:[^"\\]|\\.)*")(\s*:)?|(-?\d+)(\.\d+)?([eE][+-]?\d+)?|(true|false|null)|([{}[\],:])/g;
+
+function highlighted(text) {
+  const code = element("code");
+  let last = 0;
+  for (const m of text.matchAll(TOKEN)) {
+    code.append(text.slice(last, m.index));
+    if (m[1] !== undefined) {
+      code.append(element("span", { class: m[2] ? "nt" : "s2", text: m[1] }));
+      if (m[2]) code.append(m[2].slice(0, -1), element("span", { class: "p", text: ":" }));
+    } else if (m[3] !== undefined) {
+      code.append(element("span", { class: m[4] || m[5] ? "mf" : "mi", text: m[0] }));
+    } else {
+      code.append(element("span", { class: m[6] ? "kc" : "p", text: m[0] }));
+    }
+    last = m.index + m[0].length;
+  }
+  code.append(text.slice(last));
+  return code;
+}
+
+function messageBlock(message) {
+  const raw = message.raw !== undefined;
+  const code = raw ? element("code", { text: message.text }) : highlighted(message.text);
+  return element("div", { class: `language-${raw ? "text" : "json"} highlight` }, element("pre", {}, code));
+}
+
+// --- the model's state ------------------------------------------------------------------------
+
+const STATE_OF = { server: "The server", agent: "The agent's task store" };
+
+function stateText(state) {
+  if (state === null) return "nothing handled yet";
+  return Object.entries(state).map(([key, value]) => {
+    if (Array.isArray(value)) {
+      const items = value.map((v) => (typeof v === "object" ? Object.values(v).join(" ") : String(v)));
+      return `${key}: ${items.length ? items.join(", ") : "none"}`;
+    }
+    return `${key}: ${value}`;
+  }).join(" · ");
+}
+
+// --- the page ---------------------------------------------------------------------------------
+
+const pick = element("select", { id: "pg-pick", "aria-label": "A committed session" },
+  element("option", { value: "", text: "Your own scenario (edit below)" }));
+const editor = element("textarea", { id: "pg-editor", spellcheck: "false", rows: "14", "aria-label": "The scenario (JSON)" });
+const run = element("button", { id: "pg-run", class: "md-button md-button--primary", type: "button", text: "Run" });
+const share = element("a", { id: "pg-link", href: "#", text: "Link to this scenario" });
+const status = element("span", { id: "pg-status", class: "playground__status" });
+const error = element("pre", { id: "pg-error", class: "playground__error", hidden: "" });
+const sessionPick = element("select", { id: "pg-session", "aria-label": "Session" });
+const position = element("span", { id: "pg-position", class: "playground__position" });
+const state = element("div", { id: "pg-state", class: "playground__state" });
+const transcript = element("ol", { id: "pg-transcript", class: "playground__transcript" });
+const buttons = {};
+for (const [step, label, title] of [["first", "First", "First message (Home)"], ["prev", "◀ Previous", "Previous message (←)"],
+  ["next", "Next ▶", "Next message (→)"], ["last", "Last", "Last message (End)"]]) {
+  buttons[step] = element("button", { type: "button", class: "md-button", "data-step": step, title, text: label });
+}
+const result = element("div", { class: "playground__result", hidden: "" },
+  element("div", { class: "playground__stepper" },
+    element("div", { class: "playground__controls" }, sessionPick, buttons.first, buttons.prev, position,
+      buttons.next, buttons.last),
+    state),
+  transcript);
+root.append(
+  element("div", { class: "playground__source" },
+    element("label", { class: "playground__pick" }, "Session: ", pick),
+    editor,
+    element("div", { class: "playground__actions" }, run, share, status),
+    error),
+  result);
+
+let committed = [];  // [{scenario, name, title, text}]
+let played = [];     // the sessions of the last run
+let current = { session: 0, message: 0 };
+
+function showMessage(index, scroll = true) {
+  const session = played[current.session];
+  const count = session.messages.length;
+  current.message = Math.max(0, Math.min(count - 1, index));
+  const message = session.messages[current.message];
+  for (const item of transcript.children) item.classList.toggle("playground__current", Number(item.dataset.n) === message.n);
+  position.textContent = `Message ${message.n} of ${count}`;
+  state.replaceChildren(element("strong", { text: `${STATE_OF[session.party]} after message ${message.n}: ` }),
+    element("span", { text: stateText(message.state) }));
+  buttons.first.disabled = buttons.prev.disabled = current.message === 0;
+  buttons.next.disabled = buttons.last.disabled = current.message === count - 1;
+  root.dataset.step = message.n;
+  if (scroll) transcript.children[current.message].scrollIntoView({ block: "start" });
+}
+
+function showSession(index) {
+  current.session = index;
+  const session = played[index];
+  transcript.replaceChildren(...session.messages.map((m) => {
+    const heading = element("h3", { text: `${m.n}. ${m.from} → ${m.to}${m.sse ? " (SSE event)" : ""}: ${m.summary}` });
+    const item = element("li", { id: `pg-m${m.n}`, "data-n": m.n, class: "playground__message" }, heading, messageBlock(m));
+    item.addEventListener("click", () => showMessage(m.n - 1));
+    return item;
+  }));
+  showMessage(0, false);
+}
+
+async function play() {
+  const text = editor.value;
+  const fragment = await encode(text);
+  history.replaceState(null, "", "#" + fragment);
+  share.href = "#" + fragment;
+  root.dataset.state = "running";
+  status.textContent = "Running…";
+  const started = performance.now();
+  let answer;
+  try {
+    answer = await call("play", { text });
+  } catch (failure) {
+    answer = { error: `The engine could not run in this browser: ${failure.message}` };
+  }
+  status.textContent = "";
+  if (answer.error) {
+    error.textContent = answer.error;  // the command line's own words
+    error.hidden = false;
+    result.hidden = true;
+    root.dataset.state = "error";
+    return;
+  }
+  error.hidden = true;
+  played = answer.sessions;
+  sessionPick.replaceChildren(...played.map((s, i) => element("option", { value: i, text: s.name })));
+  sessionPick.hidden = played.length < 2;
+  result.hidden = false;
+  showSession(0);
+  status.textContent = `${played.reduce((n, s) => n + s.messages.length, 0)} messages in ` +
+    `${((performance.now() - started) / 1000).toFixed(2)} s`;
+  root.dataset.state = "played";
+}
+
+function choose(index) {
+  pick.value = String(index);
+  editor.value = committed[index].text;
+}
+
+run.addEventListener("click", play);
+pick.addEventListener("change", () => { if (pick.value !== "") { choose(Number(pick.value)); play(); } });
+editor.addEventListener("input", () => { pick.value = ""; });
+editor.addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); play(); }
+});
+sessionPick.addEventListener("change", () => showSession(Number(sessionPick.value)));
+for (const [step, button] of Object.entries(buttons)) {
+  button.addEventListener("click", () => stepTo(step));
+}
+
+function stepTo(step) {
+  const last = played[current.session].messages.length - 1;
+  showMessage({ first: 0, prev: current.message - 1, next: current.message + 1, last }[step]);
+}
+
+const KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+document.addEventListener("keydown", (event) => {
+  const typing = event.target.closest && event.target.closest("textarea, input, select");
+  if (typing || result.hidden || !(event.key in KEYS) || event.altKey || event.ctrlKey || event.metaKey) return;
+  event.preventDefault();
+  stepTo(KEYS[event.key]);
+});
+
+window.addEventListener("hashchange", async () => {
+  const text = await decode(location.hash);
+  if (text !== null && text !== editor.value) { pick.value = ""; editor.value = text; play(); }
+});
+
+// Start: the committed sessions for the picker, then the scenario of the link (or the first
+// session of scenarios/mcp.json), run at once.
+committed = await (await fetch(new URL("sessions.json", SITE))).json();
+const groups = new Map();
+committed.forEach((s, i) => {
+  if (!groups.has(s.scenario)) groups.set(s.scenario, element("optgroup", { label: s.scenario }));
+  groups.get(s.scenario).append(element("option", { value: i, text: `${s.name}: ${s.title}` }));
+});
+pick.append(...groups.values());
+let opened = null;
+try {
+  opened = await decode(location.hash);
+} catch {
+  error.textContent = "The link's scenario cannot be read (the address was cut or changed).";
+  error.hidden = false;
+}
+if (opened !== null) {
+  editor.value = opened;
+  const same = committed.findIndex((s) => s.text === opened);
+  pick.value = same >= 0 ? String(same) : "";
+} else {
+  const first = committed.findIndex((s) => s.scenario.endsWith("/mcp.json"));
+  choose(Math.max(first, 0));
+}
+play();

@@ -1,0 +1,67 @@
+"""MkDocs adapter for the site's in-browser part (``agent_loop_sim.site.browser``).
+
+Adds the check page and the playground to the navigation, copies the Pyodide runtime, the
+engine zip and the committed scenarios and recordings into the built site, and gives every
+session page a link that opens its scenario in the playground. Listed after
+``conformance_site.py`` in mkdocs.yml: that hook has already imported this checkout's package
+afresh, and refused the build if a scenario cannot be read.
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+from pathlib import Path
+
+from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
+
+log = logging.getLogger("mkdocs.hooks.browser_engine")
+
+_state: dict = {}
+
+
+def on_config(config):
+    root = Path(config.config_file_path).resolve().parent
+    browser = importlib.import_module("agent_loop_sim.site.browser")
+    pages = importlib.import_module("agent_loop_sim.site.pages")
+    project = importlib.import_module("agent_loop_sim.project").Project(root)
+    runtime = browser.runtime_files(root)
+    if runtime is None:
+        log.info("browser_engine: node_modules/pyodide is missing (run `npm ci`); the check page and the "
+                 "playground say so instead of running the engine")
+    links = {pages.session_page(s.family, s.name): browser.fragment(browser.scenario_text(f, s))
+             for f in project.scenario_files() for s in f.sessions}
+    _state.update(root=root, browser=browser, project=project, runtime=runtime, links=links)
+    section = {"In the browser": [{"Playground": browser.PLAYGROUND_PAGE}, {"Check": browser.CHECK_PAGE}]}
+    if config.nav is not None and section not in config.nav:
+        config.nav.append(section)
+    return config
+
+
+def on_files(files, config):
+    browser, runtime = _state["browser"], _state["runtime"]
+    directory_urls = config.use_directory_urls
+    generated: dict[str, str | bytes] = {
+        browser.CHECK_PAGE: browser.check_page(runtime is not None, directory_urls),
+        browser.PLAYGROUND_PAGE: browser.playground_page(runtime is not None, directory_urls),
+    }
+    if runtime is not None:
+        generated[browser.ENGINE_ZIP] = browser.engine_zip(_state["root"])
+        generated.update(browser.served_project(_state["project"]))
+        for path, source in runtime.items():
+            files.append(File.generated(config, path, abs_src_path=str(source)))
+    for path, content in generated.items():
+        files.append(File.generated(config, path, content=content))
+    return files
+
+
+def on_page_content(html, page, config, files):
+    fragment = _state.get("links", {}).get(page.file.src_uri)
+    if fragment is None:
+        return html
+    playground = files.get_file_from_path(_state["browser"].PLAYGROUND_PAGE)
+    href = get_relative_url(playground.url, page.file.url) + "#" + fragment
+    item = f'<li><strong>Playground:</strong> <a class="playground-link" href="{href}">open in the playground</a></li>'
+    # The first list of a session page is its summary (result, protocol, files, messages).
+    head, sep, rest = html.partition("</ul>")
+    return head + item + sep + rest if sep else html

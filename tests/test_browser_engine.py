@@ -1,0 +1,204 @@
+"""The engine in the browser (Pyodide, in a worker), read in headless Chromium like a person would.
+
+The site is the shared build of ``test_site_fakes.built_site``; its in-browser pages run this
+checkout's real ``agent_loop_sim`` (the fake engine there only stands in for the site's own
+pages). The check page must find every committed session equal, and fail when one value of a
+served recording is flipped; the playground must play, step, share and refuse as the command
+line does; and nothing may be fetched from outside the site's origin.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from agent_loop_sim.project import Project
+from agent_loop_sim.site.browser import scenario_text
+from agent_loop_sim.recording import load_recording
+from conftest import run_cli
+from test_browser import OUTPUT, SERVED, origin, site  # noqa: F401  (fixtures; `browser` is conftest's, shared)
+from test_site_fakes import ROOT
+
+if not (ROOT / "node_modules" / "pyodide" / "pyodide.asm.wasm").is_file():
+    if shutil.which("npm"):
+        pytest.fail("node_modules/pyodide is missing: run `make setup` (npm ci)", pytrace=False)
+    pytest.skip("npm is missing, so the site has no in-browser runtime (see the README)", allow_module_level=True)
+
+LOADED = 240_000  # ms: Pyodide loads in 5-30 s here, longer when the machine is busy
+CHECK_DONE = "#browser-check:not([data-state='loading'])"
+PLAYED = "#pg-app[data-state='played'], #pg-app[data-state='error']"
+
+
+@pytest.fixture
+def page(browser):  # noqa: F811
+    page = browser.new_page()
+    yield page
+    page.close()
+
+
+def committed_sessions(project: Path) -> int:
+    return sum(len(f.sessions) for f in Project(project).scenario_files())
+
+
+def check_verdict(page, origin_url: str) -> dict:  # noqa: F811
+    page.goto(f"{origin_url}/browser/check/")
+    page.wait_for_selector(CHECK_DONE, timeout=LOADED)
+    box = page.locator("#browser-check")
+    return {"state": box.get_attribute("data-state"), "sessions": int(box.get_attribute("data-sessions") or -1),
+            "equal": int(box.get_attribute("data-equal") or -1), "text": box.inner_text()}
+
+
+def test_the_browser_engine_plays_every_committed_session_as_recorded(site, origin, page):  # noqa: F811
+    verdict = check_verdict(page, origin)
+    count = committed_sessions(site[0])
+    print(f"in-browser check: {verdict['equal']}/{verdict['sessions']} sessions equal (committed: {count})")
+    assert verdict["state"] == "equal", verdict["text"]
+    assert verdict["sessions"] == verdict["equal"] == count > 0
+    assert f"{count}/{count} sessions equal" in verdict["text"]
+
+
+def test_a_flipped_value_in_the_served_recording_fails_the_check(site, origin, browser, page):  # noqa: F811
+    project = Project(site[0])
+    file = next(f for f in project.scenario_files() if f.family == "mcp")
+    first = load_recording(str(project.recording_path(file))).sessions[0]
+    url = f"{origin}/browser/project/recordings/{file.recording}"
+
+    def flip(route):
+        response = route.fetch()
+        data = response.json()
+        data["sessions"][0]["messages"][0]["json"]["jsonrpc"] = "1.0"  # one value, in one message
+        route.fulfill(response=response, body=json.dumps(data))
+
+    browser.route(url, flip)  # the context's route: the worker's fetches go through it too
+    try:
+        verdict = check_verdict(page, origin)
+    finally:
+        browser.unroute(url)
+    count = committed_sessions(site[0])
+    print(f"in-browser check, one value flipped: {verdict['equal']}/{verdict['sessions']} sessions equal")
+    assert verdict["state"] == "different"
+    assert verdict["sessions"] == count and verdict["equal"] == count - 1
+    assert f"session '{first.name}', message 1, $.jsonrpc: committed \"1.0\", engine \"2.0\"" in verdict["text"]
+
+
+def shown_transcript(page) -> list[dict]:
+    return page.evaluate("""() => [...document.querySelectorAll('#pg-transcript > li')].map(li => ({
+        n: Number(li.dataset.n), heading: li.querySelector('h3').textContent,
+        code: li.querySelector('code').textContent, spans: li.querySelectorAll('code span[class]').length,
+        current: li.classList.contains('playground__current')}))""")
+
+
+def palette(page, scheme: str) -> None:
+    if page.evaluate("document.body.getAttribute('data-md-color-scheme')") != scheme:
+        page.locator("form[data-md-component='palette'] label:visible").first.click()
+        page.wait_for_function(f"document.body.getAttribute('data-md-color-scheme') === '{scheme}'")
+
+
+def test_the_playground_plays_steps_and_shows_the_models_state(site, origin, page):  # noqa: F811
+    project = Project(site[0])
+    file = next(f for f in project.scenario_files() if f.recording == "sdk_exchanges.json")
+    recorded = load_recording(str(project.recording_path(file))).sessions[0]
+    page.goto(f"{origin}/browser/playground/")
+    page.wait_for_selector(PLAYED, timeout=LOADED)
+    assert page.locator("#pg-editor").input_value() == scenario_text(file, file.sessions[0])
+    shown = shown_transcript(page)
+    assert [m["n"] for m in shown] == list(range(1, len(recorded.messages) + 1))
+    for m, message in zip(shown, recorded.messages):
+        assert m["heading"].startswith(f"{m['n']}. {message.sender} → {message.receiver}")
+        assert json.loads(m["code"]) == message.json and m["spans"] > 0
+    # Stepping: keys and buttons move the highlight and the state with them.
+    assert page.locator("#pg-position").inner_text() == f"Message 1 of {len(shown)}"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.locator("button[data-step='next']").click()
+    page.locator("button[data-step='prev']").click()
+    assert page.locator("#pg-position").inner_text() == f"Message 3 of {len(shown)}"
+    assert [m["n"] for m in shown_transcript(page) if m["current"]] == [3]
+    assert "era: handshake" in page.locator("#pg-state").inner_text()
+    OUTPUT.mkdir(exist_ok=True)
+    for width, height, device in ((1280, 900, "desktop"), (390, 844, "phone")):
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator("#pg-m3").scroll_into_view_if_needed()
+        for scheme, name in (("default", "light"), ("slate", "dark")):
+            palette(page, scheme)
+            page.screenshot(path=str(OUTPUT / f"playground-{device}-{name}.png"))
+            assert (OUTPUT / f"playground-{device}-{name}.png").stat().st_size > 10_000
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.locator("#pg-position").click()  # the focus off the palette's radio button, which takes arrow keys
+    page.keyboard.press("End")
+    assert page.locator("#pg-position").inner_text() == f"Message {len(shown)} of {len(shown)}"
+    page.keyboard.press("Home")
+    assert [m["n"] for m in shown_transcript(page) if m["current"]] == [1]
+
+    # The other era, and an A2A session: the state the model reports changes with them.
+    for name, state in (("modern_tour", "era: 2026-07-28"), ("a2a_input", "TASK_STATE_INPUT_REQUIRED")):
+        option = page.locator("#pg-pick option", has_text=f"{name}: ")
+        page.locator("#pg-pick").select_option(option.first.get_attribute("value"))
+        page.wait_for_function(f"document.querySelector('#pg-transcript h3') && "
+                               f"document.querySelector('#pg-editor').value.includes('\"{name}\"') && "
+                               f"document.querySelector('#pg-app').dataset.state === 'played'", timeout=60_000)
+        seen = []
+        for _ in shown_transcript(page):
+            seen.append(page.locator("#pg-state").inner_text())
+            page.keyboard.press("ArrowRight")
+        assert any(state in s for s in seen), (name, seen)
+
+
+def test_the_playground_refuses_bad_input_in_the_clis_words(origin, page, tmp_path):  # noqa: F811
+    bad = json.dumps({"recording": "x.json", "sessions": [
+        {"name": "bad_op", "family": "mcp", "title": "t", "mode": "legacy", "actions": [{"tool": "add"}]}]})
+    (tmp_path / "playground.json").write_text(bad)
+    cli = run_cli("run", "playground.json", cwd=tmp_path)
+    assert cli.returncode == 2 and cli.stderr.startswith("error: playground.json, session 'bad_op', at $.sessions[0]")
+    page.goto(f"{origin}/browser/playground/")
+    page.wait_for_selector(PLAYED, timeout=LOADED)
+    page.locator("#pg-editor").fill(bad)
+    page.locator("#pg-run").click()
+    page.wait_for_selector("#pg-app[data-state='error']", timeout=60_000)
+    assert page.locator("#pg-error").inner_text() == cli.stderr.strip()
+    page.locator("#pg-editor").fill("{")
+    page.locator("#pg-editor").press("Control+Enter")
+    page.wait_for_function("document.querySelector('#pg-error').textContent.includes('not valid JSON')", timeout=60_000)
+    (tmp_path / "playground.json").write_text("{")
+    assert page.locator("#pg-error").inner_text() == run_cli("run", "playground.json", cwd=tmp_path).stderr.strip()
+
+
+def test_a_link_reopens_the_scenario_and_session_pages_link_theirs(site, origin, browser, page):  # noqa: F811
+    project = Project(site[0])
+    file = next(f for f in project.scenario_files() if f.recording == "sdk_exchanges.json")
+    session = file.session("legacy_tour")
+    own = scenario_text(file, session).replace(session.title, "My own <b>title</b> & ping")
+    page.goto(f"{origin}/browser/playground/")
+    page.wait_for_selector(PLAYED, timeout=LOADED)
+    page.locator("#pg-editor").fill(own)
+    page.locator("#pg-run").click()
+    page.wait_for_function("location.hash.length > 20 && document.querySelector('#pg-app').dataset.state === 'played'")
+    shared = page.url
+    assert page.locator("#pg-link").get_attribute("href") == "#" + shared.split("#", 1)[1]
+    again = browser.new_page()
+    try:
+        again.goto(shared)
+        again.wait_for_selector(PLAYED, timeout=LOADED)
+        assert again.locator("#pg-editor").input_value() == own
+        assert again.locator("#pg-pick").input_value() == ""  # not one of the committed sessions
+        assert shown_transcript(again)[0]["heading"] == shown_transcript(page)[0]["heading"]
+    finally:
+        again.close()
+
+    page.goto(f"{origin}/mcp/sessions/legacy_tour/")
+    page.locator("a.playground-link").click()
+    page.wait_for_selector(PLAYED, timeout=LOADED)
+    assert page.locator("#pg-editor").input_value() == scenario_text(file, session)
+    recorded = load_recording(str(project.recording_path(file))).session("legacy_tour")
+    assert len(shown_transcript(page)) == len(recorded.messages)
+
+
+def test_no_request_leaves_the_sites_origin_with_the_engine_in_use(origin, browser):  # noqa: F811
+    """Every request this module's browser made: the check, the playground, its links."""
+    requests = browser.requests
+    outside = [url for url in requests if not any(url.startswith(o + "/") for o in SERVED)]
+    assert not outside
+    for loaded in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "engine/agent_loop_sim.zip"):
+        assert any(url == f"{origin}/browser/{loaded}" for url in requests), loaded
