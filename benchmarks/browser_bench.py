@@ -1,4 +1,4 @@
-"""P6 of the benchmark: the engine in the browser (Pyodide in a worker), in headless Chromium.
+"""P8 of the benchmark: the engine in the browser (Pyodide in a worker), in headless Chromium.
 
 Opening the playground until its first transcript is shown, with an empty browser cache
 (cold) and again with the runtime in the cache (warm), alternately; then the engine alone on
@@ -64,7 +64,7 @@ def p6_browser(build: Callable[[Path], Path], native_seconds: Callable[[Path], f
     ms = lambda s: f"{s * 1000:.0f} ms"  # noqa: E731
     sec = lambda s: f"{s:.1f} s"  # noqa: E731
     ratio = statistics.median(in_browser) / statistics.median(native)
-    line = (f"P6 the playground, opened -> first transcript: cold {_spread(cold, sec)}, runtime cached "
+    line = (f"P8 the playground, opened -> first transcript: cold {_spread(cold, sec)}, runtime cached "
             f"{_spread(warm, sec)} ({statistics.median(cold) / statistics.median(warm):.1f}x faster cached); "
             f"the engine on every committed session in the browser {_spread(in_browser, ms)} vs natively "
             f"{_spread(native, ms)}: {ratio:.1f}x the native time ({len(cold)} alternating runs each)")
