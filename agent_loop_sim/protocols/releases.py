@@ -10,8 +10,10 @@ model never looks at another release's recordings.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..errors import InputError
+from ..jsonio import load_json
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -38,6 +40,14 @@ class Releases:
     versions: tuple[str, ...]          #: the pinned release first, then the others
     changes: tuple[WireChange, ...] = ()
     changelog: str = ""                #: the upstream changelog or release notes, for the site's links
+
+    @classmethod
+    def from_file(cls, path: Path) -> "Releases":
+        """The table as data: ``{"package", "versions", "changelog", "changes": [{key, since, entry,
+        url, effect}, ...]}``."""
+        data = load_json(path)
+        changes = tuple(WireChange(**c) for c in data.pop("changes", []))
+        return cls(**{**data, "versions": tuple(data["versions"])}, changes=changes)
 
     @property
     def pinned(self) -> str:

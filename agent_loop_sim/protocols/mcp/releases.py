@@ -7,9 +7,9 @@ recordings show).
 """
 from __future__ import annotations
 
-from ..releases import Releases, WireChange
+from pathlib import Path
 
-RELEASES_URL = "https://github.com/modelcontextprotocol/python-sdk/releases/tag/v2.3.0"
+from ..releases import Releases
 
 #: A request whose ``_meta`` would be empty carries none; before, the dispatcher sent
 #: ``_meta: {}`` on every request, adding ``params`` when there were none.
@@ -17,22 +17,5 @@ EMPTY_META_OMITTED = "empty_meta_omitted"
 #: ``initialize`` reports no empty ``experimental`` capability; before, capabilities began with it.
 EMPTY_EXPERIMENTAL_OMITTED = "empty_experimental_omitted"
 
-MCP_RELEASES = Releases(
-    package="mcp",
-    versions=("2.3.0", "2.2.0"),
-    changelog=RELEASES_URL,
-    changes=(
-        WireChange(EMPTY_META_OMITTED, "2.3.0",
-                   "[Bug] Client sends empty _meta:{} on every request; strict servers (Meta Ads MCP) "
-                   "reject with HTTP 400 (#3473)",
-                   "https://github.com/modelcontextprotocol/python-sdk/issues/3473",
-                   "a handshake-era request, the client's or the server's, carries no empty _meta "
-                   "(2.2.0 adds _meta: {} to its params)"),
-        WireChange(EMPTY_EXPERIMENTAL_OMITTED, "2.3.0",
-                   "[v2] MCPServer reports empty experimental capabilities as {} via initialize but None "
-                   "via server/discover (#3254)",
-                   "https://github.com/modelcontextprotocol/python-sdk/issues/3254",
-                   "the initialize result's capabilities have no empty experimental object "
-                   "(2.2.0 starts them with experimental: {})"),
-    ),
-)
+#: The releases and their wire changes are data (``releases.json`` beside this module).
+MCP_RELEASES = Releases.from_file(Path(__file__).with_name("releases.json"))
