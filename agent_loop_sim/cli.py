@@ -144,7 +144,7 @@ def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int
     results = []
     for file in project.scenario_files(args.scenarios):
         command = peers[file.family]
-        live = record_live(project, file, args.timeout, args.jobs, swap.peer_environment(file.family, command))
+        live = record_live(project, file, args.timeout, args.jobs, env=swap.peer_environment(file.family, command))
         shown = {swap.MCP_PEER: "serve mcp", swap.A2A_PEER: "serve a2a"}.get(command, command)
         client = {"mcp": "the SDK's client", "a2a": "the recorder's orchestrator over HTTP"}[file.family]
         results.append(_same_as_committed(project, file, live, f"{client} against `{shown}`"))
