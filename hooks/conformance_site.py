@@ -38,7 +38,7 @@ def on_config(config):
     spec = os.environ.get("AGENT_LOOP_SIM_ENGINE", "")
     try:
         site_package = _fresh_site_package(root, spec)
-        site = site_package.render_checkout(root, spec, config.use_directory_urls)
+        site = site_package.render_checkout(root, spec, config.use_directory_urls, config.repo_url or "")
     except Exception as exc:  # still one readable line, not a traceback
         raise PluginError(f"the conformance site could not be rendered: {type(exc).__name__}: {exc}") from exc
     for warning in site.warnings:

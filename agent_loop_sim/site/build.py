@@ -25,7 +25,7 @@ from .wire_types import WIRE_TYPES_PAGE, failures, load_verdicts, render_wire_ty
 from .wire_types import problems as verdict_problems
 from .evidence import Finding, FindingResult, Recorded, check_findings
 from .findings import FINDINGS
-from .pages import (FINDINGS_PAGE, OVERVIEW, Context, eras_page, family_name, family_page, link, render_eras,
+from .pages import (FINDINGS_PAGE, OVERVIEW, Context, eras_page, family_name, family_page, link, page_url, render_eras,
                     render_family, render_findings, render_overview, render_session)
 from .releases import release_pages
 from .report import report_json
@@ -66,14 +66,9 @@ class Site:
         return "\n".join([head, *shown])
 
 
-def _page_url(path: str, directory_urls: bool) -> str:
-    if not directory_urls:
-        return path[:-3] + ".html"
-    return path[: -len("index.md")] if path.endswith("index.md") else path[:-3] + "/"
-
-
 def render_site(project: Project, run_session: Engine | None = None, findings: tuple[Finding, ...] | list[Finding] = FINDINGS,
-                reference: bool = True, directory_urls: bool = True, coverage_required: bool = True) -> Site:
+                reference: bool = True, directory_urls: bool = True, coverage_required: bool = True,
+                repo_url: str = "") -> Site:
     """Run the engine, compare, check the findings and render every page, in memory.
 
     ``coverage_required=False`` renders the coverage page without refusing a project whose
@@ -86,7 +81,7 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     verdicts, unreadable = load_verdicts(project)
     played = {s.name: s.recorded for s in report.sessions if s.recorded is not None and s.scenario is not None}
     site.problems += unreadable + verdict_problems(verdicts, played)
-    ctx = Context(report, checked, verdicts=verdicts)
+    ctx = Context(report, checked, verdicts=verdicts, directory_urls=directory_urls, **({"repo_url": repo_url} if repo_url else {}))
     pages = site.pages
 
     pages[OVERVIEW] = render_overview(ctx)
@@ -144,7 +139,7 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
                 {"API reference": [REFERENCE_INDEX] + [{m.removeprefix("agent_loop_sim."): reference_page(m)}
                                                        for m in modules]}]
 
-    urls = {name: _page_url(path, directory_urls) for name, path in ctx.pages.items()}
+    urls = {name: page_url(path, directory_urls) for name, path in ctx.pages.items()}
     pages[REPORT_FILE] = json.dumps(report_json(report, urls, [r.to_dict() for r in checked]),
                                     indent=2, ensure_ascii=False) + "\n"
     pages[BADGE_FILE] = conformance_badge(report.passed, len(report.sessions))
@@ -152,10 +147,11 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     return site
 
 
-def render_checkout(root: Path, engine_spec: str = "", directory_urls: bool = True) -> Site:
-    """`render_site` for the checkout at ``root``, with the engine ``module:function`` names, if any."""
+def render_checkout(root: Path, engine_spec: str = "", directory_urls: bool = True, repo_url: str = "") -> Site:
+    """`render_site` for the checkout at ``root``, with the engine ``module:function`` names, if any;
+    ``repo_url`` (mkdocs.yml's) is where the pages link the recordings and scenario files."""
     return render_site(Project(root), run_session=load_engine(engine_spec) if engine_spec else None,
-                       directory_urls=directory_urls)
+                       directory_urls=directory_urls, repo_url=repo_url)
 
 
 def keep_pages(site: Site, folder: Path, touch_all: bool = False) -> list[str]:

@@ -30,6 +30,7 @@ KINDS = {
     "departure": "Where the SDK departs from the specification",
 }
 
+_SPEC_URL = re.compile(r"^https://[^\s#]+#[^\s]+$")
 _STEP = re.compile(r'\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
 
 
@@ -280,6 +281,7 @@ class Finding:
     summary: str  # Markdown, our own words
     evidence: tuple[Evidence, ...]
     specification: str | None = None  # what the specification says instead (Markdown)
+    spec: str | None = None  # the URL of the specification's section
 
     def places(self) -> list[At]:
         return [p for e in self.evidence for p in e.places()]
@@ -332,6 +334,7 @@ EVIDENCE_KINDS: dict[str, type] = {k.__name__: k for k in (JsonEquals, Present, 
                                                           ValuesDiffer, ScenarioEquals)}
 _FINDING_FIELDS = {"id": Field(str), "family": Field(str), "kind": Field(str, choices=tuple(KINDS)),
                    "title": Field(str), "summary": Field(str), "specification": Field(str, required=False),
+                   "spec": Field(str, required=False),
                    "evidence": Field(list)}
 _AT_FIELDS = {"session": Field(str), "message": Field(int), "path": Field(str, required=False)}
 _VALUE_TYPES = (dict, list, str, int, float, bool)
@@ -365,8 +368,15 @@ def load_findings(data: Any, source: str) -> tuple[Finding, ...]:
         for i, raw in enumerate(data["findings"]):
             check_object(raw, _FINDING_FIELDS, ["findings", i], "a finding")
             evidence = tuple(_evidence(e, ["findings", i, "evidence", j]) for j, e in enumerate(raw["evidence"]))
+            spec = raw.get("spec")
+            if spec is not None and not _SPEC_URL.match(spec):
+                raise InputError("a finding's spec is the https URL of the specification's section, with its #anchor",
+                                 path=json_path(["findings", i, "spec"]))
+            if raw["kind"] == "departure" and spec is None:
+                raise InputError("a departure from the specification links the specification's section (spec)",
+                                 path=json_path(["findings", i]))
             out.append(Finding(raw["id"], raw["family"], raw["kind"], raw["title"], raw["summary"], evidence,
-                               raw.get("specification")))
+                               raw.get("specification"), spec))
     except InputError as exc:
         raise exc.within(file=source) from None
     return tuple(out)

@@ -7,18 +7,22 @@ Markdown reads the same under MkDocs and anywhere else.
 """
 from __future__ import annotations
 
+import html
 import json
 import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote
+
+import markdown as markdown_lib
 
 from ..check import RecordingResult, Report, SessionResult
 from ..compare import MISSING
 from ..protocols import FAMILIES, Code, RuleTable
 from ..transcript import Message, Transcript
 from .evidence import KINDS, Finding, FindingResult
+from .wirelog import FOLD_LINES, keywords, message_html, pointer, summarise
 from .markdown import code, compact_json, fence, indent, json_value, pretty_json, table, text, title, visible
 
 # Sessions named <prefix>_<scenario>: the same scenario played in different MCP eras.
@@ -62,51 +66,38 @@ def anchor(n: int) -> str:
     return f"m{n}"
 
 
+def page_url(path: str, directory_urls: bool = True) -> str:
+    """Where MkDocs puts a page (``a/b.md`` -> ``a/b/``); any other file stays where it is."""
+    if not path.endswith(".md"):
+        return path
+    if not directory_urls:
+        return path[:-3] + ".html"
+    return path[: -len("index.md")] if path.endswith("index.md") else path[:-3] + "/"
+
+
+def href(source: str, target: str, fragment: str | None = None, directory_urls: bool = True) -> str:
+    """A relative URL for raw HTML (which MkDocs does not rewrite) from page ``source`` to ``target``."""
+    here, there = page_url(source, directory_urls), page_url(target, directory_urls)
+    base = here if here.endswith("/") or not here else posixpath.dirname(here)
+    rel = posixpath.relpath(there or ".", base.rstrip("/") or ".") if there != here else ""
+    if there.endswith("/") or not there:
+        rel = "./" if rel == "." else rel + "/"
+    return rel + (f"#{quote(fragment, safe='/:~!$&()*+,;=@-._')}" if fragment else "")
+
+
+def evidence_anchor(n: int, path: str) -> str:
+    """The id of a message's line at a JSON path: ``m3:/result/isError`` (``m3`` for the whole message)."""
+    from .evidence import parse_path
+
+    p = pointer(parse_path(path))
+    return f"m{n}:{p}" if p else anchor(n)
+
+
 # --- what a message is, in a few words --------------------------------------------------------
 
-def _request_key(party: str, request_id: Any) -> tuple[str, str]:
-    return party, compact_json(request_id)
-
-
 def summaries(transcript: Transcript) -> list[str]:
-    """A few plain words per message: its method, or which request's result or error it is."""
-    methods: dict[tuple[str, str], str] = {}
-    out = []
-    for m in transcript.messages:
-        out.append(_summary(m, methods))
-    return out
-
-
-def _summary(m: Message, methods: dict[tuple[str, str], str]) -> str:
-    if m.is_raw:
-        return "a line that is not JSON"
-    j = m.json
-    if isinstance(j, list):
-        return f"a batch of {len(j)}"
-    if not isinstance(j, dict):
-        return "a JSON value"
-    method = j.get("method")
-    if isinstance(method, str):
-        if "url" in j and isinstance(j["url"], str):  # an HTTP request (A2A's agent card)
-            return f"{method} {urlsplit(j['url']).path or j['url']}"
-        if "id" in j:
-            methods[_request_key(m.sender, j["id"])] = method
-            return method
-        return method + (" (notification)" if "jsonrpc" in j else "")
-    answered = methods.get(_request_key(m.receiver, j.get("id"))) if "id" in j else None
-    of = f" of {answered}" if answered else ""
-    error = j.get("error")
-    if isinstance(error, dict):
-        err = error.get("code")
-        return f"error {err}{of}" if isinstance(err, int) and not isinstance(err, bool) else f"error{of}"
-    if "result" in j:
-        return f"result{of}"
-    status = j.get("status")
-    if isinstance(status, int) and not isinstance(status, bool):
-        return f"HTTP {status} response"
-    if "body" in j:
-        return "HTTP response"
-    return "a JSON object"
+    """A few plain words per message: its method, or which request's result or error it is, and its key fields."""
+    return [line.text() for line in summarise(transcript.messages)]
 
 
 def heading(n: int, m: Message, summary: str, limit: int = 120) -> str:
@@ -154,6 +145,8 @@ class Context:
     findings: list[FindingResult]
     pages: dict[str, str] = field(default_factory=dict)  # session name -> page
     verdicts: dict[str, list[Any]] = field(default_factory=dict)  # session -> each message's wire-type verdict
+    directory_urls: bool = True
+    repo_url: str = "https://github.com/agent-loop-sim/agent_loop_sim"
     _eras: dict[str, dict[str, dict[str, SessionResult]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -167,6 +160,27 @@ class Context:
             if any(p.session == session and p.message == n for p in f.places()) and f not in out:
                 out.append(f)
         return out
+
+    def marks(self, session: str) -> dict[int, dict[str, str]]:
+        """{message: {JSON Pointer: line id}}: the lines findings point at, marked on the page."""
+        out: dict[int, dict[str, str]] = {}
+        transcript = self.report.transcripts.get(session)
+        for result in self.findings:
+            for p in result.finding.places():
+                if p.session == session and p.message and self.points_at_line(p):
+                    out.setdefault(p.message, {})[evidence_anchor(p.message, p.path).partition(":")[2]] = \
+                        evidence_anchor(p.message, p.path)
+        return out if transcript is not None else {}
+
+    def points_at_line(self, p: Any) -> bool:
+        """Whether the place's JSON path is a line of its message (an absent member is not)."""
+        from .evidence import resolve
+
+        transcript = self.report.transcripts.get(p.session)
+        if transcript is None or not 1 <= p.message <= len(transcript.messages) or p.path in ("", "$"):
+            return False
+        m = transcript.messages[p.message - 1]
+        return not m.is_raw and resolve(m.json, p.path) is not MISSING
 
     def eras(self, family: str) -> dict[str, dict[str, SessionResult]]:
         """{scenario: {prefix: session}} where a legacy_X and a modern_X were both recorded."""
@@ -323,6 +337,39 @@ def _value(value: Any) -> str:
     return "nothing" if value is MISSING else json_value(value, 200)
 
 
+def inline_html(markdown_text: str) -> str:
+    """Our own Markdown (a finding's title, a difference line) as HTML, for the raw HTML of a log."""
+    _MD.reset()
+    out = _MD.convert(markdown_text)
+    return out[3:-4] if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1 else out
+
+
+_MD = markdown_lib.Markdown(extensions=["attr_list"])
+
+
+def _wire_type_html(v: Any) -> str:
+    head = {"valid": "valid", "invalid": "<strong>invalid</strong>"}.get(v.verdict, html.escape(v.verdict))
+    tail = f": {html.escape(visible(v.detail))}" if v.detail else ""
+    return f'<p class="msg-wt"><em>Wire types:</em> {head} ({html.escape(visible(v.against))}){tail}</p>'
+
+
+def _admonition(kind: str, title_text: str, body: str) -> str:
+    return f'<div class="admonition {kind}"><p class="admonition-title">{html.escape(title_text)}</p>{body}</div>'
+
+
+def repo_link(ctx: "Context", path: str) -> str:
+    """A file of the repository, on the forge ``repo_url`` names (one setting, in mkdocs.yml)."""
+    return f"{ctx.repo_url.rstrip('/')}/blob/main/{quote(path)}"
+
+
+def export_paths(family: str, session: str) -> list[tuple[str, str]]:
+    """(label, file) of a session's exports, where the exports module writes them."""
+    out = [("JSON Lines", f"exports/{family}/{session}.jsonl")]
+    if family == "a2a":
+        out.append(("HAR", f"exports/a2a/{session}.har"))
+    return out
+
+
 def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str:
     page = ctx.pages[s.name]
     t = s.recorded
@@ -336,6 +383,8 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
     else:
         result = f"**FAIL**: {len(s.differences)} difference(s) between the recording and the engine"
     note = mode_note(s.family, t.mode)
+    downloads = ", ".join(f'<a href="{href(page, f, directory_urls=ctx.directory_urls)}" download>{label}</a>'
+                          for label, f in export_paths(s.family, s.name))
     lines = [
         f"# {text(s.name)} {{#session}}",  # an explicit id: a session named m1 must not take message 1's
         "",
@@ -344,9 +393,14 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         f"- **Result:** {result}",
         f"- **Protocol:** {family_name(s.family)}, mode {_mode(t.mode)}" + (f" ({note})" if note else ""),
         f"- **Recorded with:** {_sdk(file)} over {text(file.transport)}",
-        f"- **Files:** recording {code(s.recording_file)}, scenario {code(s.scenario_file)}",
+        f"- **Files:** recording [{code(s.recording_file)}]({repo_link(ctx, s.recording_file)}), "
+        f"scenario [{code(s.scenario_file)}]({repo_link(ctx, s.scenario_file)})",
         f"- **Messages:** {counted}",
+        f"- **Download:** {downloads}",
     ]
+    key_order = getattr(s, "key_order", None)  # the key-order verdict, when check gives one
+    if key_order is not None:
+        lines.append(f"- **Key order:** {text(str(key_order))}")
     era = ctx.era_of(s)
     if era is not None:
         lines.append(f"- **In the other era:** [{text(era)}, side by side]({link(page, eras_page(s.family, era))})")
@@ -359,19 +413,34 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
     if general:
         lines += ['!!! failure "The session differs"', ""]
         lines += indent("\n".join(_difference_lines(page, s, general))).split("\n") + [""]
-    for n, (m, summary) in enumerate(zip(t.messages, summaries(t)), 1):
-        lines += [heading(n, m, summary), ""]
-        for f in ctx.findings_at(s.name, n):
-            lines += ['!!! finding "Finding"', "",
-                      f"    [{f.title}]({link(page, FINDINGS_PAGE, f.id)})", ""]
+    lanes = FAMILIES[s.family].parties if s.family in FAMILIES else (t.messages[0].sender if t.messages else "", "")
+    marks = ctx.marks(s.name)
+    verdicts = ctx.verdicts.get(s.name, [])
+    log = []
+    for n, (m, line) in enumerate(zip(t.messages, summarise(t.messages)), 1):
+        notes = "".join(_admonition("finding", "Finding", f'<p><a href="{href(page, FINDINGS_PAGE, f.id, ctx.directory_urls)}">'
+                                    f"{inline_html(f.title)}</a></p>") for f in ctx.findings_at(s.name, n))
         here = s.differences_at(n)
         if here:
-            lines += ['!!! failure "The engine says something else here"', ""]
-            lines += indent("\n".join(_difference_lines(page, s, here))).split("\n") + [""]
-        lines += [message_body(m), ""]
-        verdicts = ctx.verdicts.get(s.name, [])
-        if n <= len(verdicts):
-            lines += [verdicts[n - 1].line(), ""]
+            notes += _admonition("failure", "The engine says something else here",
+                                 inline_html("\n".join(_difference_lines(page, s, here))).replace('href="#', 'href="#'))
+        after = _wire_type_html(verdicts[n - 1]) if n <= len(verdicts) else ""
+        lane = "lane-a" if m.sender == lanes[0] else "lane-b"
+        log.append(message_html(n, m, line, lane, marks.get(n), notes, after))
+    words = " ".join(html.escape(visible(w)) for w in keywords(t))
+    lines += [
+        "## Messages {#messages}",
+        "",
+        f"Each message sits in its sender's lane: {text(lanes[0])} on the left, {text(lanes[1])} on the right. "
+        f"Bodies longer than {FOLD_LINES} lines are folded; a message's number is its permalink.",
+        "",
+        f'<div class="wirelog" data-lanes="{html.escape(" ".join(lanes))}">',
+        "\n".join(log),
+        "</div>",
+        "",
+        f'<details class="keywords"><summary>Protocol words in this session</summary><p>{words}</p></details>',
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -423,7 +492,9 @@ def _place(page: str, ctx: Context, p) -> str:  # noqa: ANN001 - an At
     what = f"message {p.message}" if p.message else "its scenario"
     if p.session not in ctx.pages:
         return f"{text(p.session)}, {what}"
-    return f"[{text(p.session)}, {what}]({link(page, ctx.pages[p.session], anchor(p.message) if p.message else None)})"
+    target = evidence_anchor(p.message, p.path) if p.message and ctx.points_at_line(p) else \
+        anchor(p.message) if p.message else None
+    return f"[{text(p.session)}, {what}]({link(page, ctx.pages[p.session], target)})"
 
 
 def render_findings(ctx: Context) -> str:
@@ -447,7 +518,8 @@ def render_findings(ctx: Context) -> str:
             f = r.finding
             lines += [f"### {f.title} {{#{f.id}}}", "", f"*{family_name(f.family)}.* {f.summary}", ""]
             if f.specification:
-                lines += [f"**The specification:** {f.specification}", ""]
+                cite = f" ([the specification's section]({f.spec}))" if f.spec else ""
+                lines += [f"**The specification:** {f.specification}{cite}", ""]
             if not r.checked:
                 lines += [f"*Not checked in this build: there are no readable {family_name(f.family)} recordings.*", ""]
             lines += ["Evidence:", ""]

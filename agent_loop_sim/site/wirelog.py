@@ -1,0 +1,314 @@
+"""A session as a wire log: each message in its party's lane, numbered, summed up in one line,
+linked to its request or reply, its HTTP envelope (A2A) above its JSON, the JSON folded by the
+page's script when it is long.
+
+The log is written as HTML (a raw block in the page's Markdown), not as Markdown fences:
+every line of a message's JSON gets its own element, so that a link such as
+``#m3:/result/isError`` can mark the line it is about (`json_html`), and the build does not pay
+for a Pygments formatter per message. Everything a recording holds goes through `html.escape`.
+"""
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from ..transcript import Message, Transcript
+from .markdown import visible
+
+FOLD_LINES = 12  # a body longer than this is folded by the page's script (never without it)
+
+
+# --- JSON Pointer (RFC 6901), the fragment's syntax after "#mN:" ---------------------------------
+
+def pointer(parts: list[str | int] | tuple[str | int, ...]) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+# --- a message's JSON, line by line ---------------------------------------------------------------
+
+def _lines(value: Any, path: tuple, depth: int, key: str | None, last: bool) -> Iterator[tuple[tuple, str]]:
+    """(path, HTML) per line of ``json.dumps(value, indent=2)``; tokens carry Pygments' class
+    names, so Material's colours for JSON apply as they do to its own code blocks."""
+    pad = "  " * depth
+    head = f'{pad}<span class="nt">{html.escape(json.dumps(key, ensure_ascii=False), quote=False)}</span>: ' \
+        if key is not None else pad
+    comma = "" if last else ","
+    if isinstance(value, dict) and value:
+        yield path, head + "{"
+        items = list(value.items())
+        for i, (k, v) in enumerate(items):
+            yield from _lines(v, path + (k,), depth + 1, k, i == len(items) - 1)
+        yield path, pad + "}" + comma
+    elif isinstance(value, list) and value:
+        yield path, head + "["
+        for i, v in enumerate(value):
+            yield from _lines(v, path + (i,), depth + 1, None, i == len(value) - 1)
+        yield path, pad + "]" + comma
+    else:
+        yield path, head + _scalar(value) + comma
+
+
+def _scalar(value: Any) -> str:
+    token = html.escape(json.dumps(value, ensure_ascii=False), quote=False)
+    if isinstance(value, str):
+        kind = "s2"
+    elif value is None or isinstance(value, bool):
+        kind = "kc"
+    elif isinstance(value, int):
+        kind = "mi"
+    elif isinstance(value, float):
+        kind = "mf"
+    else:  # {} or []
+        return token
+    return f'<span class="{kind}">{token}</span>'
+
+
+def json_html(value: Any, marked: dict[str, str] | None = None, prefix: str = "") -> tuple[str, int]:
+    """The pretty JSON as HTML lines (each a ``span.l``) and its line count. A line whose JSON
+    Pointer is in ``marked`` gets that id (``{pointer: id}``) and the class ``ev``: evidence
+    lines are marked in the HTML itself, so the mark needs no script."""
+    marked = marked or {}
+    out, count, seen = [], 0, set()
+    for path, line in _lines(value, (), 0, None, True):
+        p = pointer(path)
+        count += 1
+        if p in marked and p not in seen:
+            seen.add(p)
+            out.append(f'<span class="l ev" id="{html.escape(marked[p])}">{line}</span>')
+        else:
+            out.append(f'<span class="l">{line}</span>')
+    return "\n".join(out), count
+
+
+# --- what a message is, in one line ---------------------------------------------------------------
+
+@dataclass
+class Line:
+    """A message summed up: ``what`` (the method, or what it answers) and its key fields."""
+
+    what: str
+    fields: list[tuple[str, str]]
+    kind: str  # request, notification, result, error, http, raw, batch, other
+    reply_to: int | None = None  # the request this message answers (1-based)
+    replies: tuple[int, ...] = ()  # the messages answering this one
+
+    def text(self) -> str:
+        return self.what + "".join(f" · {k} {v}".rstrip() for k, v in self.fields)
+
+
+def http_of(m: Message) -> dict[str, Any] | None:
+    """The message's HTTP envelope (A2A), when the recording has one."""
+    http = getattr(m, "http", None)
+    return http if isinstance(http, dict) else None
+
+
+def _short(value: Any, limit: int = 48) -> str:
+    s = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    s = visible(s).replace("\n", " ")
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def _scalars(obj: Any, limit: int = 2) -> list[tuple[str, str]]:
+    """The first few scalar members of an object (``_meta`` aside): a request's key fields
+    (a tool's ``name``, a resource's ``uri``, a task's ``id``), whatever the method."""
+    if not isinstance(obj, dict):
+        return []
+    out = []
+    for k, v in obj.items():
+        if k != "_meta" and isinstance(v, (str, int, float, bool)) and len(out) < limit:
+            out.append(("params.id" if k == "id" else k, _short(v)))  # "id" alone is the JSON-RPC id
+    return out
+
+
+def find_key(value: Any, key: str, depth: int = 5) -> Any:
+    """The first value of ``key`` in a breadth-first walk of ``value`` (a task's ``state``)."""
+    level = [value]
+    for _ in range(depth):
+        nxt = []
+        for v in level:
+            if isinstance(v, dict):
+                if key in v and isinstance(v[key], str):
+                    return v[key]
+                nxt += list(v.values())
+            elif isinstance(v, list):
+                nxt += v
+        level = nxt
+    return None
+
+
+def _result_fields(result: Any) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    if not isinstance(result, dict):
+        return [("value", _short(result))] if result is not None else []
+    if len(result) == 1 and isinstance(next(iter(result.values())), dict):
+        out.append(("event", next(iter(result))))  # A2A: {"task": …}, {"statusUpdate": …}, …
+    if result.get("isError") is True:
+        out.append(("isError", "true"))
+    state = find_key(result, "state")
+    if state:
+        out.append(("state", state))
+    for k, v in result.items():
+        if isinstance(v, list) and k != "_meta":
+            out.append((k, f"×{len(v)}"))
+    if "structuredContent" in result:
+        out.append(("structuredContent", ""))
+    return out[:4]
+
+
+def summarise(messages: list[Message]) -> list[Line]:
+    """One `Line` per message, with requests and replies linked both ways: by JSON-RPC id, and
+    an HTTP request without one (a card fetch, a body that is not JSON) to the next answer."""
+    lines: list[Line] = []
+    open_requests: dict[tuple[str, str], int] = {}  # (sender, id) -> request number
+    waiting: list[int] = []  # requests without an id, oldest first
+    driver = messages[0].sender if messages else ""
+    for n, m in enumerate(messages, 1):
+        line = _line(m, open_requests, n, lines)
+        if m.sender == driver and line.kind in ("http", "raw"):
+            waiting.append(n)
+        elif m.sender != driver and line.reply_to is None and line.kind not in ("request", "notification") \
+                and waiting:
+            line.reply_to = waiting.pop(0)
+        if line.reply_to is not None:
+            lines[line.reply_to - 1].replies += (n,)
+        lines.append(line)
+    return lines
+
+
+def _key(party: str, request_id: Any) -> tuple[str, str]:
+    return party, json.dumps(request_id, sort_keys=True)
+
+
+def _line(m: Message, open_requests: dict[tuple[str, str], int], n: int, before: list[Line]) -> Line:
+    http = http_of(m) or {}
+    if m.is_raw:
+        what = f"{http['method']} {http.get('path', '')}: a body that is not JSON" if "method" in http \
+            else "a line that is not JSON"
+        return Line(what, [("text", _short(m.raw or "", 40))], "raw")
+    j = m.json
+    if "method" in http and j is None:  # an HTTP GET (the agent card)
+        return Line(f"{http['method']} {http.get('path', '')}", [], "http")
+    if isinstance(j, dict) and isinstance(j.get("method"), str) and isinstance(j.get("url"), str):
+        return Line(f"{j['method']} {j['url']}", [], "http")  # the card fetch, as older recordings write it
+    if isinstance(j, list):
+        return Line(f"a batch of {len(j)}", [], "batch")
+    if not isinstance(j, dict):
+        return Line("HTTP " + str(http["status"]) if "status" in http else "a JSON value", [], "other")
+    if "jsonrpc" not in j and ("status" in http or "body" in j or "status" in j):
+        status = http.get("status", j.get("status"))
+        body = j.get("body", j) if "body" in j or "status" in j else j
+        fields = [("name", _short(body["name"]))] if isinstance(body, dict) and isinstance(body.get("name"), str) else []
+        return Line(f"HTTP {status}" if status is not None else "HTTP response", fields, "http")
+    method = j.get("method")
+    if isinstance(method, str):
+        params = j.get("params")
+        if "id" in j:
+            open_requests[_key(m.sender, j["id"])] = n
+            fields = [("id", _short(j["id"]))] + _scalars(params)
+            return Line(method, fields, "request")
+        return Line(method, _scalars(params, 3), "notification")
+    asked = open_requests.get(_key(m.receiver, j.get("id"))) if "id" in j else None
+    of = f" of {before[asked - 1].what}" if asked else ""
+    error = j.get("error")
+    if isinstance(error, dict):
+        fields = [("id", _short(j.get("id")))]
+        if "message" in error:
+            fields.append(("message", _short(error["message"], 60)))
+        code = error.get("code")
+        return Line(f"error {code if isinstance(code, int) else ''}{of}".replace("  ", " "), fields, "error", asked)
+    if "result" in j:
+        return Line(f"result{of}", [("id", _short(j.get("id")))] + _result_fields(j["result"]), "result", asked)
+    return Line("a JSON object", [], "other", asked)
+
+
+# --- words a reader searches for --------------------------------------------------------------
+
+def keywords(transcript: Transcript) -> list[str]:
+    """The protocol words of a session, each once: its name and mode, the methods, every JSON key,
+    error codes with and without the minus sign, task states, tool and event names, header names."""
+    words: dict[str, None] = {transcript.name: None, transcript.mode: None}
+
+    def walk(value: Any, parent: str | None) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                words.setdefault(k)
+                if k in ("method", "state", "name") and isinstance(v, str) and len(v) <= 60 and " " not in v:
+                    words.setdefault(v)
+                if k == "code" and isinstance(v, int) and not isinstance(v, bool):
+                    words.setdefault(str(v))
+                    words.setdefault(str(abs(v)))
+                walk(v, k)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, parent)
+
+    for m in transcript.messages:
+        if not m.is_raw:
+            walk(m.json, None)
+        for name, _ in (http_of(m) or {}).get("headers", []) or []:
+            if isinstance(name, str):
+                words.setdefault(name)
+    return [w for w in words if w and not w.startswith("<")]
+
+
+# --- the log as HTML ------------------------------------------------------------------------------
+
+def _esc(value: str) -> str:
+    return html.escape(visible(value), quote=True)
+
+
+def _http_html(http: dict[str, Any]) -> str:
+    if "method" in http:
+        first = f'<b>{_esc(str(http["method"]))}</b> {_esc(str(http.get("path", "")))}'
+    else:
+        first = f'<b>HTTP {_esc(str(http.get("status", "?")))}</b>'
+    headers = "".join(f'<span class="hdr"><span class="hn">{_esc(str(k))}:</span> {_esc(str(v))}</span>'
+                      for k, v in (http.get("headers") or []) if isinstance(k, str))
+    return f'<div class="msg-http">{first}{headers}</div>'
+
+
+def _raw_html(raw: str) -> str:
+    # A line with blanks at its ends, tabs or control characters is shown as a JSON string: as
+    # text it would look like another line.
+    shown = raw if raw.strip() and "\t" not in raw and raw == raw.strip() and visible(raw) == raw \
+        else json.dumps(raw, ensure_ascii=False)
+    note = "" if shown == raw else '<p class="msg-note">Not JSON; shown as a JSON string, since it holds blanks, ' \
+        'tabs or control characters:</p>'
+    return note + f'<div class="highlight"><pre><code class="language-text">{_esc(shown)}</code></pre></div>'
+
+
+def message_html(n: int, m: Message, line: Line, lane: str, marked: dict[str, str] | None = None,
+                 notes: str = "", after: str = "") -> str:
+    """One message: its head (number and permalink, parties, summary, request/reply links), its
+    HTTP envelope, ``notes`` (HTML: findings, differences), the body, then ``after`` (HTML)."""
+    sse = ' <span class="sse">SSE</span>' if m.sse else ""
+    links = "".join(f'<a class="msg-rel" href="#m{r}" title="its reply">reply {r} ↓</a>' for r in line.replies[:3])
+    if len(line.replies) > 3:
+        links += f'<span class="msg-rel">…{len(line.replies) - 3} more</span>'
+    if line.reply_to is not None:
+        links += f'<a class="msg-rel" href="#m{line.reply_to}" title="the request it answers">↑ request {line.reply_to}</a>'
+    fields = "".join(f' <span class="f"><span class="fk">{_esc(k)}</span> <code>{_esc(v)}</code></span>' if v
+                     else f' <span class="f"><code>{_esc(k)}</code></span>' for k, v in line.fields)
+    head = (f'<div class="msg-head"><a class="msg-n" href="#m{n}" title="link to this message">{n}</a>'
+            f'<span class="msg-dir">{_esc(m.sender)} → {_esc(m.receiver)}</span>{sse}'
+            f'<span class="msg-what">{_esc(line.what)}</span>{fields}<span class="msg-links">{links}</span></div>')
+    http = http_of(m)
+    parts = [f'<section class="msg {lane} k-{line.kind}" id="m{n}">', head]
+    if http:
+        parts.append(_http_html(http))
+    parts.append(notes)
+    if m.is_raw:
+        body, count = _raw_html(m.raw or ""), 1
+    elif m.json is None:
+        body, count = "", 0
+    else:
+        lines, count = json_html(m.json, marked)
+        body = f'<div class="highlight"><pre><code class="language-json">{lines}</code></pre></div>'
+    if body:
+        fold = " data-fold" if count > FOLD_LINES else ""
+        parts.append(f'<details class="msg-body" open{fold} data-search-exclude><summary>{count} line'
+                     f'{"s" if count != 1 else ""}</summary>{body}</details>')
+    parts += [after, "</section>"]
+    return "".join(p for p in parts if p)
