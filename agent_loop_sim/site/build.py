@@ -16,6 +16,7 @@ from typing import Any
 from ..check import Engine, Report, build_report, load_engine
 from ..jsonio import write_atomic
 from ..project import Project
+from ..protocols import FAMILIES
 from .architecture import ARCHITECTURE_PAGE, render_architecture
 from .peers_page import PEERS_PAGE, render_peers
 from .badge import conformance_badge
@@ -25,8 +26,9 @@ from .wire_types import WIRE_TYPES_PAGE, failures, load_verdicts, render_wire_ty
 from .wire_types import problems as verdict_problems
 from .evidence import Finding, FindingResult, Recorded, check_findings
 from .findings import FINDINGS
-from .pages import (FINDINGS_PAGE, OVERVIEW, Context, eras_page, family_name, family_page, link, page_url, render_eras,
-                    render_family, render_findings, render_overview, render_session)
+from .navigation import features_page, modes_page, render_features, render_modes
+from .pages import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, Context, eras_page, family_name, family_page, link, page_url, render_eras,
+                    render_family, render_findings, render_overview, render_results, render_session)
 from .releases import release_pages
 from .report import report_json
 from .sources import (FORMAT_PAGE, SERVERS_PAGE, reference_modules, reference_page, render_format,
@@ -85,7 +87,8 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     pages = site.pages
 
     pages[OVERVIEW] = render_overview(ctx)
-    nav: list[Any] = [{"Overview": OVERVIEW}]
+    pages[RESULTS_PAGE] = render_results(ctx)
+    nav: list[Any] = [{"Overview": OVERVIEW}, {"Results": RESULTS_PAGE}]
     if checked:
         pages[FINDINGS_PAGE] = render_findings(ctx)
         nav.append({"Findings": FINDINGS_PAGE})
@@ -99,24 +102,24 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
                                                         ctx.pages.items()}, totals)
     nav.append({"Wire types": WIRE_TYPES_PAGE})
     for family in report.families:
+        # Session and era pages are reached from these index pages, not listed in the navigation
+        # (mkdocs.yml not_in_nav): a flat list of every session would be on every page.
         pages[family_page(family)] = render_family(ctx, family)
-        section: list[Any] = [family_page(family)]
-        by_file: list[Any] = []
-        files = [f for f in report.files if f.family == family]
-        for file in files:
-            sessions = []
+        sessions = [s for f in report.files if f.family == family for s in f.sessions]
+        for file in (f for f in report.files if f.family == family):
             for s in file.sessions:
                 if s.recorded is not None:
                     pages[ctx.pages[s.name]] = render_session(ctx, s, file)
-                    sessions.append({s.name: ctx.pages[s.name]})
-            by_file.append({Path(file.recording_file).name: sessions})
-        # One recording: its sessions; several: a group per recording file.
-        section.append({"Sessions": next(iter(by_file[0].values())) if len(by_file) == 1 else by_file})
-        eras = ctx.eras(family)
-        for scenario, group in eras.items():
+        for scenario, group in ctx.eras(family).items():
             pages[eras_page(family, scenario)] = render_eras(ctx, family, scenario, group)
-        if eras:
-            section.append({"Both eras": [{scenario: eras_page(family, scenario)} for scenario in eras]})
+        to_features = features_page(family)
+        pages[to_features] = render_features(family_name(family), sessions,
+                                             lambda name, at=to_features: link(at, ctx.pages[name]))
+        to_modes = modes_page(family)
+        notes = FAMILIES[family].mode_notes if family in FAMILIES else {}
+        pages[to_modes] = render_modes(family_name(family), sessions,
+                                       lambda name, at=to_modes: link(at, ctx.pages[name]), notes)
+        section: list[Any] = [family_page(family), {"By feature": to_features}, {"By era and mode": to_modes}]
         release_nav, release_problems = release_pages(project, ctx, family, run_session, pages)
         section += release_nav
         site.problems += release_problems

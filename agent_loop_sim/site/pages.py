@@ -22,6 +22,8 @@ from ..compare import MISSING
 from ..protocols import FAMILIES, Code, RuleTable
 from ..transcript import Message, Transcript
 from .evidence import KINDS, Finding, FindingResult
+from .lifecycle import REFUSED, diagram
+from .navigation import features_page, modes_page
 from .wirelog import FOLD_LINES, keywords, message_html, pointer, summarise
 from .markdown import code, compact_json, fence, indent, json_value, pretty_json, table, text, title, visible
 
@@ -30,6 +32,7 @@ ERA_PREFIXES = ("legacy", "modern", "auto")
 _ERA_NAME = re.compile(r"^(%s)_(.+)$" % "|".join(ERA_PREFIXES))
 
 OVERVIEW = "index.md"
+RESULTS_PAGE = "results.md"
 FINDINGS_PAGE = "findings.md"
 
 
@@ -148,6 +151,7 @@ class Context:
     directory_urls: bool = True
     repo_url: str = "https://github.com/agent-loop-sim/agent_loop_sim"
     _eras: dict[str, dict[str, dict[str, SessionResult]]] = field(default_factory=dict, repr=False)
+    _learnt: dict[str, dict[str, set[str]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.pages = {s.name: session_page(s.family, s.name) for s in self.report.sessions
@@ -181,6 +185,12 @@ class Context:
             return False
         m = transcript.messages[p.message - 1]
         return not m.is_raw and resolve(m.json, p.path) is not MISSING
+
+    def learnt(self, family: str) -> dict[str, set[str]]:
+        """Which methods each scenario op starts with, learnt from the family's sessions (once)."""
+        if family not in self._learnt:
+            self._learnt[family] = learn_methods([s for s in self.report.sessions if s.family == family])
+        return self._learnt[family]
 
     def eras(self, family: str) -> dict[str, dict[str, SessionResult]]:
         """{scenario: {prefix: session}} where a legacy_X and a modern_X were both recorded."""
@@ -222,28 +232,71 @@ def _mode(mode: str) -> str:
 # --- the overview -----------------------------------------------------------------------------
 
 def render_overview(ctx: Context) -> str:
+    """The home page, short: what this is, the verdict, the counts, the findings, then where the rest is."""
     report = ctx.report
     total, passed = len(report.sessions), report.passed
+    verdict = "every session passes" if passed == total else f"{total - passed} of {total} sessions FAIL"
+    engine = getattr(report, "engine", None)  # which engine made these pages, when check says so
     lines = [
         "# Conformance",
         "",
-        f"[![conformance: {passed}/{total} sessions](badge.svg)](conformance.json)",
+        f"[![conformance: {passed}/{total} sessions](badge.svg)]({link(OVERVIEW, RESULTS_PAGE)})",
         "",
         "This site checks, one message at a time, that the simulator says what the official SDKs say. "
-        "Each session below was played live against a small fixture server written with an official "
-        "SDK, and every line that crossed the wire was committed as a recording. On every build the "
-        "simulator plays the same scenarios and its messages are compared with the recording; a single "
-        "difference stops the build, so a published page is a page that passed.",
+        "Each session was played live against a small fixture server written with an official SDK, and "
+        "every message that crossed the wire was committed as a recording. On every build the simulator "
+        "plays the same scenarios and its messages are compared with the recordings; a single difference "
+        "stops the build, so a published page is a page that passed.",
         "",
-        f"**{passed} of {total} sessions pass**, {report.message_count} messages in all. "
-        "The same figures, per session, are in the machine-readable report "
-        "[`conformance.json`](conformance.json).",
+        f"**Verdict: {verdict}** ({passed} of {total} sessions, {report.message_count} messages).",
+        "",
+    ]
+    if engine:
+        lines += [f"*Engine:* {code(str(engine))}", ""]
+    rows = []
+    for family in report.families:
+        chosen = [s for s in report.sessions if s.family == family]
+        files = [f for f in report.files if f.family == family]
+        rows.append([f"[{family_name(family)}]({link(OVERVIEW, family_page(family))})",
+                     f"{sum(1 for s in chosen if s.passed)} of {len(chosen)}",
+                     str(sum(f.message_count for f in files)),
+                     ", ".join(dict.fromkeys(_sdk(f) for f in files))])
+    lines += [table(["Protocol", "Sessions passing", "Messages", "Recorded with"], rows), ""]
+    if ctx.findings:
+        lines += ["## Findings", "", f"What the recordings taught us, each checked on every build "
+                  f"([all of them, with their evidence]({link(OVERVIEW, FINDINGS_PAGE)})):", ""]
+        for r in ctx.findings:
+            lines.append(f"- [{r.finding.title}]({link(OVERVIEW, FINDINGS_PAGE, r.finding.id)}) "
+                         f"({family_name(r.finding.family)})")
+        lines.append("")
+    lines += ["## Everything else", "",
+              f"- [The full results table]({link(OVERVIEW, RESULTS_PAGE)}), session by session, with the recordings "
+              "and how messages are compared.",
+              '- For machines: <a href="conformance.json">conformance.json</a> and '
+              '<a href="conformance.junit.xml">conformance.junit.xml</a> (JUnit XML, for a CI system).',
+              ""]
+    for family in report.families:
+        lines.append(f"- {family_name(family)}: [by feature]({link(OVERVIEW, features_page(family))}), "
+                     f"[by era and mode]({link(OVERVIEW, modes_page(family))})")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def render_results(ctx: Context) -> str:
+    report = ctx.report
+    page = RESULTS_PAGE
+    up = href(page, OVERVIEW, directory_urls=ctx.directory_urls)
+    lines = [
+        "# Results",
+        "",
+        f"Every session and its verdict. The same figures are in <a href=\"{up}conformance.json\">conformance.json</a>, "
+        f"and as JUnit XML in <a href=\"{up}conformance.junit.xml\">conformance.junit.xml</a>.",
         "",
         "## What was recorded",
         "",
         table(["Recording", "Protocol", "SDK", "Transport", "Sessions", "Messages"], [
-            [code(f.recording_file), family_name(f.family), _sdk(f), text(f.transport),
-             str(len(f.sessions)), str(f.message_count)]
+            [f"[{code(f.recording_file)}]({repo_link(ctx, f.recording_file)})", family_name(f.family), _sdk(f),
+             text(f.transport), str(len(f.sessions)), str(f.message_count)]
             for f in report.files
         ]),
         "",
@@ -251,31 +304,24 @@ def render_overview(ctx: Context) -> str:
         "",
         "A message is compared as JSON: objects key by key and then for the order of their keys "
         "(the SDKs write keys in a fixed order, so the engine must too), arrays element by element, "
-        "and scalars by type as well as value, so `1`, `1.0` and `true` are three different answers. Lines that are not JSON are compared as text. "
-        "Before that, both sides are put in the same normal form, because some values are "
-        "chosen afresh on every run:",
+        "and scalars by type as well as value, so `1`, `1.0` and `true` are three different answers. "
+        "Lines that are not JSON are compared as text. Before that, both sides are put in the same normal "
+        "form, because some values are chosen afresh on every run:",
         "",
     ]
     lines += [f"- **{FAMILIES[f].title}**: {FAMILIES[f].normal_form}" for f in report.families]
     lines += [
         "",
-        "## Results",
+        "## Sessions",
         "",
         table(["Session", "Protocol", "Mode", "Messages", "Result"], [
-            [f"[{text(s.name)}]({link(OVERVIEW, ctx.pages[s.name])})" if s.name in ctx.pages else text(s.name),
+            [f"[{text(s.name)}]({link(page, ctx.pages[s.name])})" if s.name in ctx.pages else text(s.name),
              family_name(s.family), _mode(s.recorded.mode) if s.recorded else "—",
              str(len(s.recorded.messages)) if s.recorded else "—", _verdict(s)]
             for s in report.sessions
         ]),
         "",
     ]
-    if ctx.findings:
-        lines += ["## Findings", "", f"What the recordings taught us is on the [findings]({link(OVERVIEW, FINDINGS_PAGE)}) "
-                  "page; each finding is checked against the recordings on every build.", ""]
-        for r in ctx.findings:
-            lines.append(f"- [{r.finding.title}]({link(OVERVIEW, FINDINGS_PAGE, r.finding.id)}) "
-                         f"({family_name(r.finding.family)})")
-        lines.append("")
     return "\n".join(lines)
 
 
@@ -289,37 +335,41 @@ def render_family(ctx: Context, family: str) -> str:
     intro = FAMILIES[family].intro if family in FAMILIES else ""
     lines = [f"# {family_name(family)}", "", intro, "",
              f"{passed} of {len(sessions)} sessions pass, recorded with "
-             + ", ".join(dict.fromkeys(f"{_sdk(f)} over {text(f.transport)}" for f in files)) + ".", ""]
+             + ", ".join(dict.fromkeys(f"{_sdk(f)} over {text(f.transport)}" for f in files)) + ".", "",
+             "## Find a session", "",
+             f"- [By feature]({link(page, features_page(family))}): tools, resources, errors, streaming… "
+             "as the sessions' messages use them",
+             f"- [By era and mode]({link(page, modes_page(family))})",
+             f"- [Every session, with its result]({link(page, RESULTS_PAGE)})", ""]
     eras = ctx.eras(family)
     if eras:
         lines += ["## The same scenario in each era", "",
                   "Sessions named `legacy_X` and `modern_X` play one scenario in the two eras; "
-                  "each pair (with `auto_X`, when there is one) has a page showing them side by side.", ""]
+                  "each pair (with `auto_X`, when there is one) has a page lining them up by what the "
+                  "application did.", ""]
         for scenario, group in eras.items():
             names = ", ".join(code(s.name) for s in group.values())
             lines.append(f"- [{text(scenario)}]({link(page, eras_page(family, scenario))}): {names}")
         lines.append("")
     lines += _rules(family)
-    lines += ["## Sessions", "",
-              table(["Session", "Mode", "Messages", "Result", "What it shows"], [
-                  [f"[{text(s.name)}]({link(page, ctx.pages[s.name])})", _mode(s.recorded.mode),
-                   str(len(s.recorded.messages)), _verdict(s), text(s.recorded.title)]
-                  for s in sessions if s.recorded is not None
-              ]), ""]
     return "\n".join(lines)
 
 
 def _rules(family: str) -> list[str]:
-    """The engine's own state tables for the protocol, drawn from the tables themselves."""
+    """The engine's own state tables for the protocol, drawn from the tables themselves; a table
+    of states and inputs (some states take none) is drawn as a diagram too, above it."""
     out: list[str] = []
     for rules in FAMILIES[family].rule_tables() if family in FAMILIES else []:
-        out += [f"## {rules.title}", "", rules.about, "",
-                table([_cell(h) for h in rules.head], [[_cell(c) for c in row] for row in rules.rows]), ""]
+        out += [f"## {rules.title}", "", rules.about, ""]
+        if any(all(c == REFUSED for c in row[1:]) for row in rules.rows):
+            out += ['<figure class="lifecycle">' + diagram(rules.head, rules.rows, rules.title) + "</figure>", ""]
+        out += [table([_cell(h) for h in rules.head], [[_cell(c) for c in row] for row in rules.rows]), ""]
     return out
 
 
 def _cell(value: str) -> str:
-    return code(value) if isinstance(value, Code) else text(value)
+    # A line may break after an underscore (input_required), never inside a word.
+    return code(value) if isinstance(value, Code) else text(value).replace("\\_", "\\_<wbr>")
 
 
 # --- one session ------------------------------------------------------------------------------
@@ -447,43 +497,202 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
 # --- eras side by side ------------------------------------------------------------------------
 
 def render_eras(ctx: Context, family: str, scenario: str, group: dict[str, SessionResult]) -> str:
+    """The eras lined up by what the application did: one row per scenario action, each era's
+    messages for it side by side (linked, not copied), what differs marked."""
     page = eras_page(family, scenario)
-    sessions = list(group.values())
+    sessions = [s for s in group.values() if s.recorded is not None]
     lines = [
         f"# {text(scenario)}, era by era",
         "",
-        "One scenario, played by the SDK's client in each era. The table puts the two (or three) "
-        "conversations next to each other, message by message; the tabs below hold every message "
-        "in full, and each number links to the message on its session's own page.",
+        "One scenario, played by the SDK's client in each era. Each row is one thing the application did "
+        "(an action of the scenario); each column shows what went over the wire for it in one era. "
+        "Message numbers link to the messages on their session's page. A message no other era sends "
+        "is <mark>marked</mark>, and so is each JSON path whose value differs from the first era's answer.",
         "",
     ]
     for s in sessions:
-        assert s.recorded is not None
         note = mode_note(s.family, s.recorded.mode) or ""
         lines.append(f"- [{text(s.name)}]({link(page, ctx.pages[s.name])}): {text(s.recorded.title)}"
                      + (f". Mode {_mode(s.recorded.mode)}: {note}." if note else ""))
-    lines.append("")
-    columns = [(s, summaries(s.recorded)) for s in sessions if s.recorded is not None]
-    rows = []
-    for i in range(max(len(c[1]) for c in columns)):
-        row = [str(i + 1)]
-        for s, words in columns:
-            if i < len(words):
-                m = s.recorded.messages[i]
-                row.append(f"[{text(m.sender)} → {text(m.receiver)}]({link(page, ctx.pages[s.name], anchor(i + 1))}): "
-                           f"{text(words[i])}")
-            else:
-                row.append("")
-        rows.append(row)
-    lines += [table(["#"] + [text(s.name) for s, _ in columns], rows), ""]
-    for s, words in columns:
-        lines += [f'=== "{title(s.name)} ({title(s.recorded.mode)})"', ""]
-        for n, (m, summary) in enumerate(zip(s.recorded.messages, words), 1):
-            sse = " (SSE event)" if m.sse else ""
-            lines += [f"    **[{n}.]({link(page, ctx.pages[s.name], anchor(n))})** "
-                      f"{text(m.sender)} → {text(m.receiver)}{sse}: {text(summary)}", "",
-                      message_body(m, "    "), ""]
+    lines += ["", aligned_html(ctx, page, sessions), ""]
     return "\n".join(lines)
+
+
+def _exchanges(t: Transcript) -> list[list[int]]:
+    """The messages in groups, a group per thing the driving side started (a request, a
+    notification, a fetch), with everything up to the next one (replies, the peer's requests)."""
+    out: list[list[int]] = []
+    driver = t.messages[0].sender if t.messages else ""
+    for n, (m, line) in enumerate(zip(t.messages, summarise(t.messages)), 1):
+        if not out or (m.sender == driver and line.kind in ("request", "notification", "http", "raw", "batch")):
+            out.append([])
+        out[-1].append(n)
+    return out
+
+
+def _actions(s: SessionResult) -> list[Any]:
+    spec = s.scenario or {}
+    return list(spec.get("actions") or spec.get("steps") or [])
+
+
+def _first_method(t: Transcript, group: list[int], lines: list[Any]) -> str:
+    return lines[group[0] - 1].what if group else ""
+
+
+def learn_methods(sessions: list[SessionResult]) -> dict[str, set[str]]:
+    """{action op: the methods its exchange starts with}, learnt from the sessions whose actions
+    and exchanges are one to one (no handshake, no action that sends twice)."""
+    out: dict[str, set[str]] = {}
+    for s in sessions:
+        if s.recorded is None:
+            continue
+        groups, actions = _exchanges(s.recorded), _actions(s)
+        if actions and len(groups) == len(actions):
+            lines = summarise(s.recorded.messages)
+            for a, g in zip(actions, groups):
+                if isinstance(a, dict):
+                    out.setdefault(str(a.get("op")), set()).add(_first_method(s.recorded, g, lines))
+    return out
+
+
+def _by_action(s: SessionResult, learnt: dict[str, set[str]] | None = None) -> tuple[list[int], list[list[int]]] | None:
+    """(what the SDK sent by itself first, the messages of each action), or None when the
+    session's exchanges cannot be matched to its actions. Each action takes the next exchange
+    that starts with a method its op starts elsewhere (``learnt``), and any exchange after it up
+    to the next action's (a cancel after a call); the exchanges before the first are the SDK's own."""
+    groups, actions = _exchanges(s.recorded), _actions(s)
+    if not actions or len(groups) < len(actions):
+        return None
+    lines = summarise(s.recorded.messages)
+    starts, j = [], 0
+    for a in actions:
+        methods = (learnt or {}).get(str(a.get("op")) if isinstance(a, dict) else "", set())
+        k = j
+        while methods and k < len(groups) and _first_method(s.recorded, groups[k], lines) not in methods:
+            k += 1
+        if k >= len(groups):  # nothing learnt fits: count from the end instead
+            extra = len(groups) - len(actions)
+            return [n for g in groups[:extra] for n in g], groups[extra:]
+        starts.append(k)
+        j = k + 1
+    setup = [n for g in groups[:starts[0]] for n in g]
+    ends = starts[1:] + [len(groups)]
+    return setup, [[n for g in groups[a:b] for n in g] for a, b in zip(starts, ends)]
+
+
+def _action_key(action: Any) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def _merge(rows: list[str], keys: list[str]) -> list[str]:
+    """The rows with ``keys`` merged in (difflib's alignment): both keep their order."""
+    from difflib import SequenceMatcher
+
+    merged: list[str] = []
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, rows, keys, autojunk=False).get_opcodes():
+        merged += rows[i1:i2]
+        if op != "equal":
+            merged += keys[j1:j2]
+    return merged
+
+
+def _action_html(action: Any) -> str:
+    if not isinstance(action, dict):
+        return f"<code>{html.escape(visible(compact_json(action)))}</code>"
+    rest = {k: v for k, v in action.items() if k != "op"}
+    op = html.escape(visible(str(action.get("op", "?"))))
+    return f"<b>{op}</b>" + (f" <code>{html.escape(visible(compact_json(rest)))}</code>" if rest else "")
+
+
+def aligned_html(ctx: Context, page: str, sessions: list[SessionResult]) -> str:
+    plans = [(s, _by_action(s, ctx.learnt(sessions[0].family))) for s in sessions]
+    if any(plan is None for _, plan in plans):  # fall back to one row per exchange, in order
+        plans = [(s, ([], _exchanges(s.recorded))) for s in sessions]
+        keys = [[str(i) for i in range(len(plan[1]))] for s, plan in plans]
+        labels = {str(i): f"exchange {i + 1}" for i in range(max(len(k) for k in keys))}
+    else:
+        keys = [[_action_key(a) for a in _actions(s)] for s in sessions]
+        labels = {_action_key(a): _action_html(a) for s in sessions for a in _actions(s)}
+    rows: list[str] = []
+    for k in keys:
+        rows = _merge(rows, k)
+    # Rows hold every era's keys in order (the merge keeps both sides' order): find each era's rows.
+    where = [_positions(rows, k) for k in keys]
+    cells: list[list[list[int]]] = [[[] for _ in sessions] for _ in rows]
+    setup: list[list[int]] = []
+    for e, (s, plan) in enumerate(plans):
+        first, groups = plan
+        setup.append(first)
+        for a, g in enumerate(groups):
+            cells[where[e][a]][e] = g
+    out = [f'<div class="eras" style="--eras: {len(sessions)}">',
+           '<div class="era-row era-head"><div class="era-action">What the application did</div>'
+           + "".join(f'<div class="era-cell"><a href="{href(page, ctx.pages[s.name], directory_urls=ctx.directory_urls)}">'
+                     f'{html.escape(s.name)}</a> <code>{html.escape(s.recorded.mode)}</code></div>' for s in sessions)
+           + "</div>"]
+    table_rows = ([("The SDK, before the first action", setup)] if any(setup) else []) + \
+        [(labels[r], cells[i]) for i, r in enumerate(rows)]
+    for i, (label, groups) in enumerate(table_rows, 1):
+        out.append(_era_row(ctx, page, sessions, i, label, groups))
+    out.append("</div>")
+    return "\n".join(out)
+
+
+def _positions(rows: list[str], keys: list[str]) -> list[int]:
+    """Each key's row: the rows hold every era's keys in order, so a left-to-right scan finds them."""
+    at, i = [], 0
+    for k in keys:
+        while rows[i] != k:
+            i += 1
+        at.append(i)
+        i += 1
+    return at
+
+
+def _era_row(ctx: Context, page: str, sessions: list[SessionResult], i: int, label: str,
+             groups: list[list[int]]) -> str:
+    lines_of = [summarise(s.recorded.messages) for s in sessions]
+    whats = [[lines_of[e][n - 1].what for n in g] for e, g in enumerate(groups)]
+    differs = len({tuple(w) for w in whats}) > 1
+    first = next((e for e, g in enumerate(groups) if g), None)
+    cells = []
+    for e, (s, g) in enumerate(zip(sessions, groups)):
+        target = ctx.pages[s.name]
+        if not g:
+            cells.append(f'<div class="era-cell era-none" data-era="{html.escape(s.name)}">—</div>')
+            continue
+        items = []
+        for n in g:
+            line = lines_of[e][n - 1]
+            m = s.recorded.messages[n - 1]
+            alone = all(line.what not in whats[o] for o in range(len(sessions)) if o != e and groups[o])
+            what = html.escape(visible(line.text()))
+            what = f"<mark>{what}</mark>" if alone and differs else what
+            paths = ""
+            if first is not None and e != first and line.kind in ("result", "error"):
+                paths = _differing_paths(sessions[first], groups[first], lines_of[first], line.what, m)
+            items.append(f'<li><a href="{href(page, target, anchor(n), ctx.directory_urls)}">{n}</a> '
+                         f'<span class="era-dir">{html.escape(m.sender)} →</span> {what}{paths}</li>')
+        cells.append(f'<div class="era-cell{" era-differs" if differs else ""}" data-era="{html.escape(s.name)}">'
+                     f'<ol>{"".join(items)}</ol></div>')
+    return (f'<div class="era-row{" era-differs" if differs else ""}" id="a{i}"><div class="era-action">'
+            f'<a class="era-n" href="#a{i}">{i}</a> {label}</div>{"".join(cells)}</div>')
+
+
+def _differing_paths(s: SessionResult, group: list[int], lines: list[Any], what: str, m: Message) -> str:
+    """The JSON paths where this answer differs from the first era's answer to the same request
+    (the JSON-RPC id aside: it counts the requests before it)."""
+    from ..compare import diff_json
+
+    other = next((s.recorded.messages[n - 1] for n in group if lines[n - 1].what == what), None)
+    if other is None or other.is_raw or m.is_raw:
+        return ""
+    paths = [p for p, _, _ in diff_json(other.json, m.json) if p != "$.id"]
+    if not paths:
+        return ' <span class="era-same">same JSON</span>'
+    shown = ", ".join(f"<mark><code>{html.escape(visible(p))}</code></mark>" for p in paths[:4])
+    more = f" and {len(paths) - 4} more" if len(paths) > 4 else ""
+    return f'<div class="era-paths">differs at {shown}{more}</div>'
 
 
 # --- the findings -----------------------------------------------------------------------------

@@ -1,0 +1,111 @@
+"""How a reader finds a session: by feature (what its messages do) and by era or mode, never by
+recording file. Features are derived from the sessions themselves, from the methods they send
+(``tools/call`` -> tools, ``SendStreamingMessage`` -> message) and from what their messages are
+(an error, an SSE event, a line that is not JSON); no list of feature names is kept here.
+
+Session pages stay out of the navigation (mkdocs.yml ``not_in_nav``): the navigation holds a
+fixed number of index pages, so a session page's HTML does not grow with the number of sessions.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..check import SessionResult
+from ..transcript import Transcript
+from .markdown import table, text
+from .wirelog import http_of, summarise
+
+_CAMEL = re.compile(r"[A-Z][a-z0-9]*")
+
+
+def feature_of_method(method: str) -> str:
+    """``tools/call`` -> ``tools``; ``notifications/progress`` -> ``progress``;
+    ``SendStreamingMessage`` -> ``streaming message``; ``SubscribeToTask`` -> ``task``."""
+    if "/" in method:
+        parts = [p for p in method.split("/") if p]
+        if parts and parts[0] == "notifications" and len(parts) > 1:
+            parts = parts[1:]
+        return parts[0] if parts else method
+    words = _CAMEL.findall(method)
+    if len(words) > 1:
+        rest = [w.lower() for w in words[1:] if w.lower() != "to"]
+        noun = " ".join(rest)
+        return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
+    return method
+
+
+def features(transcript: Transcript) -> set[str]:
+    """What a session does: the features of its methods, and errors, streaming, raw lines."""
+    out: set[str] = set()
+    for m, line in zip(transcript.messages, summarise(transcript.messages)):
+        if line.kind in ("request", "notification"):
+            out.add(feature_of_method(line.what))
+        if line.kind == "http" and (http_of(m) or {}).get("method") == "GET" or line.what.startswith("GET "):
+            out.add("card")
+        if line.kind == "error" or any(k == "isError" for k, _ in line.fields):
+            out.add("errors")
+        if m.sse:
+            out.add("streaming")
+        if line.kind == "raw":
+            out.add("raw lines")
+        if line.kind == "batch":
+            out.add("batches")
+    return out
+
+
+def features_page(family: str) -> str:
+    return f"{family}/features.md"
+
+
+def modes_page(family: str) -> str:
+    return f"{family}/modes.md"
+
+
+def eras_index(family: str) -> str:
+    return f"{family}/eras/index.md"
+
+
+def anchor_of(name: str) -> str:
+    return "f-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def _rows(sessions: list[SessionResult], link_to: Any) -> list[list[str]]:
+    return [[f"[{text(s.name)}]({link_to(s.name)})", str(len(s.recorded.messages)),
+             "pass" if s.passed else "**FAIL**", text(s.recorded.title)]
+            for s in sessions if s.recorded is not None]
+
+
+def render_features(family_title: str, sessions: list[SessionResult], link_to: Any) -> str:
+    """One section per feature, the sessions that use it; the most used features first."""
+    by_feature: dict[str, list[SessionResult]] = {}
+    for s in sessions:
+        if s.recorded is not None:
+            for f in features(s.recorded):
+                by_feature.setdefault(f, []).append(s)
+    order = sorted(by_feature, key=lambda f: (-len(by_feature[f]), f))
+    lines = [f"# {family_title} by feature", "",
+             "Each feature is drawn from the sessions themselves: the methods their messages name "
+             "(`tools/call` is *tools*, `notifications/progress` is *progress*), and what the messages "
+             "are (an error, an SSE event, a line that is not JSON). A session is listed under each "
+             "feature it uses.", "",
+             " · ".join(f"[{text(f)}](#{anchor_of(f)}) ({len(by_feature[f])})" for f in order), ""]
+    for f in order:
+        lines += [f"## {text(f)} {{#{anchor_of(f)}}}", "",
+                  table(["Session", "Messages", "Result", "What it shows"], _rows(by_feature[f], link_to)), ""]
+    return "\n".join(lines)
+
+
+def render_modes(family_title: str, sessions: list[SessionResult], link_to: Any, notes: dict[str, str]) -> str:
+    by_mode: dict[str, list[SessionResult]] = {}
+    for s in sessions:
+        if s.recorded is not None:
+            by_mode.setdefault(s.recorded.mode, []).append(s)
+    lines = [f"# {family_title} by era and mode", "",
+             " · ".join(f"[{text(m)}](#{anchor_of(m)}) ({len(v)})" for m, v in by_mode.items()), ""]
+    for mode, chosen in by_mode.items():
+        lines += [f"## {text(mode)} {{#{anchor_of(mode)}}}", ""]
+        if mode in notes:
+            lines += [notes[mode], ""]
+        lines += [table(["Session", "Messages", "Result", "What it shows"], _rows(chosen, link_to)), ""]
+    return "\n".join(lines)
