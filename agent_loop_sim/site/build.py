@@ -88,19 +88,21 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
 
     pages[OVERVIEW] = render_overview(ctx)
     pages[RESULTS_PAGE] = render_results(ctx)
-    nav: list[Any] = [{"Overview": OVERVIEW}, {"Results": RESULTS_PAGE}]
+    # Few top-level entries: each is a tab, and the tabs must fit a 1,400 px screen.
+    results: list[Any] = [RESULTS_PAGE]
+    nav: list[Any] = [{"Overview": OVERVIEW}, {"Results": results}]
     if checked:
         pages[FINDINGS_PAGE] = render_findings(ctx)
-        nav.append({"Findings": FINDINGS_PAGE})
+        results.append({"Findings": FINDINGS_PAGE})
     rows = coverage(report.transcripts, {s.name: s.family for s in report.sessions})
     if coverage_required:
         site.problems += coverage_problems(rows, report.families)
     pages[COVERAGE_PAGE] = render_coverage(rows, {name: link(COVERAGE_PAGE, page) for name, page in ctx.pages.items()})
-    nav.append({"Coverage": COVERAGE_PAGE})
+    results.append({"Coverage": COVERAGE_PAGE})
     failed, totals = failures(verdicts, report.transcripts, {s.name: s.family for s in report.sessions})
     pages[WIRE_TYPES_PAGE] = render_wire_types(failed, {name: link(WIRE_TYPES_PAGE, page) for name, page in
                                                         ctx.pages.items()}, totals)
-    nav.append({"Wire types": WIRE_TYPES_PAGE})
+    results.append({"Wire types": WIRE_TYPES_PAGE})
     for family in report.families:
         # Session and era pages are reached from these index pages, not listed in the navigation
         # (mkdocs.yml not_in_nav): a flat list of every session would be on every page.
@@ -137,10 +139,11 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
         pages[REFERENCE_INDEX] = render_reference_index(modules)
         for module in modules:
             pages[reference_page(module)] = render_reference(module)
-        nav += [{"Fixture servers": SERVERS_PAGE}, {"Scenario format": FORMAT_PAGE}, {"Architecture": ARCHITECTURE_PAGE},
-                {"Use the simulator in your tests": PEERS_PAGE},
-                {"API reference": [REFERENCE_INDEX] + [{m.removeprefix("agent_loop_sim."): reference_page(m)}
-                                                       for m in modules]}]
+        nav.append({"Reference": [
+            {"Fixture servers": SERVERS_PAGE}, {"Scenario format": FORMAT_PAGE}, {"Architecture": ARCHITECTURE_PAGE},
+            {"Use the simulator in your tests": PEERS_PAGE},
+            {"API reference": [REFERENCE_INDEX] + [{m.removeprefix("agent_loop_sim."): reference_page(m)}
+                                                   for m in modules]}]})
 
     urls = {name: page_url(path, directory_urls) for name, path in ctx.pages.items()}
     pages[REPORT_FILE] = json.dumps(report_json(report, urls, [r.to_dict() for r in checked]),

@@ -19,6 +19,9 @@ _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|>])")
 # C0/C1 controls except tab; Python-Markdown also uses \x02/\x03 as its own placeholders.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _BACKTICKS = re.compile(r"`+")
+# Characters that open a block in the extensions the site uses (mkdocstrings, details, tabbed,
+# superfences' tildes, admonitions' marks are already escaped) when they start a line.
+_BLOCK_START = re.compile(r"^(\s*)([:?=~])")
 
 
 def visible(value: str) -> str:
@@ -27,9 +30,12 @@ def visible(value: str) -> str:
 
 
 def text(value: str) -> str:
-    """Inline text: shown exactly as written, whatever characters it holds."""
+    """Inline text: shown exactly as written, whatever characters it holds. A text that starts
+    like a block extension (``::: module``, ``??? note``, ``=== "tab"``, ``~~~``) has its first
+    character written as an HTML entity, which no block parser matches but the browser shows as is."""
     one_line = visible(value).replace("\n", " ").replace("\t", " ")
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", html.escape(one_line, quote=False))
+    escaped = _MARKDOWN_PUNCTUATION.sub(r"\\\1", html.escape(one_line, quote=False))
+    return _BLOCK_START.sub(lambda m: f"{m.group(1)}&#{ord(m.group(2))};", escaped, count=1)
 
 
 def title(value: str) -> str:

@@ -436,6 +436,7 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
     downloads = ", ".join(f'<a href="{href(page, f, directory_urls=ctx.directory_urls)}" download>{label}</a>'
                           for label, f in export_paths(s.family, s.name))
     lines = [
+        "---", "hide:", "  - navigation", "---", "",  # not in the navigation: its column would stay empty
         f"# {text(s.name)} {{#session}}",  # an explicit id: a session named m1 must not take message 1's
         "",
         text(t.title),
@@ -502,6 +503,7 @@ def render_eras(ctx: Context, family: str, scenario: str, group: dict[str, Sessi
     page = eras_page(family, scenario)
     sessions = [s for s in group.values() if s.recorded is not None]
     lines = [
+        "---", "hide:", "  - navigation", "  - toc", "---", "",  # the eras' columns take the width
         f"# {text(scenario)}, era by era",
         "",
         "One scenario, played by the SDK's client in each era. Each row is one thing the application did "
