@@ -7,6 +7,7 @@ every message, in order, as data and never as markup.
 """
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
 import shutil
@@ -28,7 +29,6 @@ from agent_loop_sim.jsonio import json_path
 from agent_loop_sim.transcript import Message, Transcript
 from test_site_fakes import ROOT, broken, consistent_copy, edit_recording, flipped, recorded_sessions, replay
 
-HEADING = re.compile(r"^(\d+)\. (\w+) → (\w+)( \(SSE event\))?: (.+) \{#m(\d+)( \.sse)?\}$")
 MD = MarkdownIt("commonmark").enable("table")
 
 
@@ -87,7 +87,8 @@ def test_one_changed_value_is_named_with_session_message_path_and_both_values(pr
     assert site.problems == [expected]
     assert expected in site.explain() and "1 of" in site.explain()
     page = site.pages[session_page("mcp", "legacy_tour")]
-    assert "**FAIL**" in page and "the engine `\"pong\"`" in page
+    assert "**FAIL**" in page and 'the engine <code>"pong"</code>' in page
+    assert '<a href="#m4">message 4</a>' in page
     assert json.loads(site.pages["conformance.json"])["result"] == "fail"
 
 
@@ -201,17 +202,25 @@ def _heading_text(tokens, i):
     return tokens[i + 1].content
 
 
-def message_blocks(page: str) -> list[tuple[re.Match, list]]:
-    """Each message heading with the top-level blocks that follow it up to the next heading."""
-    tokens = MD.parse(page)
-    out: list[tuple[re.Match, list]] = []
-    for i, tok in enumerate(tokens):
-        if tok.type == "heading_open" and tok.tag == "h2":
-            m = HEADING.match(_heading_text(tokens, i))
-            assert m, _heading_text(tokens, i)
-            out.append((m, []))
-        elif out and tok.level == 0 and tok.type in ("fence", "code_block"):
-            out[-1][1].append(tok)
+MESSAGE = re.compile(r'<section class="msg (lane-[ab]) k-(\w+)" id="m(\d+)">(.*?)</section>', re.S)
+
+
+def _plain(fragment: str) -> str:
+    return html_lib.unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
+def message_blocks(page: str) -> list[dict]:
+    """Each message of a session page's wire log: lane, number, parties, SSE, summary, body text."""
+    out = []
+    for m in MESSAGE.finditer(page):
+        inner = m.group(4)
+        code = re.search(r'<code class="language-(\w+)">(.*?)</code></pre>', inner, re.S)
+        parties = _plain(re.search(r'<span class="msg-dir">(.*?)</span>', inner).group(1))
+        out.append({"lane": m.group(1), "kind": m.group(2), "n": int(m.group(3)), "parties": parties,
+                    "sse": '<span class="sse">SSE</span>' in inner,
+                    "what": _plain(re.search(r'<span class="msg-what">(.*?)</span>', inner).group(1)),
+                    "lang": code.group(1) if code else None, "code": _plain(code.group(2)) if code else None,
+                    "folded": "data-fold" in inner, "html": inner})
     return out
 
 
@@ -219,28 +228,41 @@ def test_every_session_page_has_one_numbered_block_per_message_in_order(site, co
     for s in site.report.sessions:
         recorded = committed[s.name]
         blocks = message_blocks(site.pages[session_page(s.family, s.name)])
-        assert [int(m.group(1)) for m, _ in blocks] == list(range(1, len(recorded.messages) + 1)), s.name
-        for (m, toks), message in zip(blocks, recorded.messages):
-            assert m.group(1) == m.group(6)  # the anchor is the number
-            assert (m.group(2), m.group(3), bool(m.group(4))) == (message.sender, message.receiver, message.sse)
-            fences = [t for t in toks if t.type == "fence"]
-            assert len(fences) == 1, (s.name, m.group(1))  # the pretty block; the compact one is inside details
+        assert [b["n"] for b in blocks] == list(range(1, len(recorded.messages) + 1)), s.name
+        for b, message in zip(blocks, recorded.messages):
+            assert b["parties"] == f"{message.sender} → {message.receiver}" and b["sse"] == message.sse
+            assert b["lane"] == ("lane-a" if message.sender in ("client", "orchestrator") else "lane-b"), (s.name, b["n"])
             if message.is_raw:
-                shown = fences[0].content.rstrip("\n")
-                assert fences[0].info == "text" and shown in (message.raw, json.dumps(message.raw, ensure_ascii=False))
-            else:
-                assert fences[0].info == "json" and json.loads(fences[0].content) == message.json
-                compact = "".join(t.content for t in toks if t.type == "code_block")
-                assert json.dumps(message.json, separators=(",", ":"), ensure_ascii=False) in compact
+                assert b["lang"] == "text" and b["code"] in (message.raw, json.dumps(message.raw, ensure_ascii=False))
+            elif message.json is not None:
+                assert b["lang"] == "json" and json.loads(b["code"]) == message.json, (s.name, b["n"])
+                assert b["code"] == json.dumps(message.json, indent=2, ensure_ascii=False)
+                assert b["folded"] == (b["code"].count("\n") + 1 > 12)
 
 
-def test_the_overview_links_every_session_with_its_result(site):
-    tokens = MD.parse(site.pages["index.md"])
+def test_summaries_name_the_method_the_answer_and_the_key_fields(site):
+    stream = message_blocks(site.pages[session_page("a2a", "a2a_stream")])
+    events = [b["html"] for b in stream if b["sse"]]
+    assert len(events) == 5 and len({re.sub(r"\s+", " ", _plain(e.split("</div>")[0])) for e in events}) == 5
+    assert any("statusUpdate" in e and "TASK_STATE_WORKING" in e for e in events)
+    tour = message_blocks(site.pages[session_page("mcp", "legacy_tour")])
+    call = next(b for b in tour if b["what"] == "tools/call")
+    reply = tour[call["n"]]
+    assert reply["what"] == "result of tools/call"
+    assert f'href="#m{reply["n"]}"' in call["html"] and f'href="#m{call["n"]}"' in reply["html"]  # both ways
+    assert "<code>add</code>" in call["html"]
+
+
+def test_the_results_page_links_every_session_and_the_home_page_stays_short(site):
+    tokens = MD.parse(site.pages["results.md"])
     links = [t for tok in tokens if tok.type == "inline" for t in tok.children or [] if t.type == "link_open"]
     hrefs = {t.attrs["href"] for t in links}
     for s in site.report.sessions:
         assert session_page(s.family, s.name) in hrefs
-    assert "badge.svg" in site.pages["index.md"] and "(conformance.json)" in site.pages["index.md"]
+    home = site.pages["index.md"]
+    assert "badge.svg" in home and 'href="conformance.json"' in home and 'href="conformance.junit.xml"' in home
+    assert "results.md" in home and not any(session_page(s.family, s.name) in home for s in site.report.sessions)
+    assert len(home) < 8000
 
 
 def test_the_era_pairs_come_from_the_names(site):
@@ -252,8 +274,15 @@ def test_the_era_pairs_come_from_the_names(site):
     assert {"mcp/eras/tour.md", "mcp/eras/three_ways.md", "mcp/eras/progress.md", "mcp/eras/errors.md",
             "mcp/eras/elicit_accept.md", "mcp/eras/elicit_decline.md", "mcp/eras/sampling.md"} <= pages
     tour = site.pages["mcp/eras/tour.md"]
-    assert '=== "legacy\\_tour (legacy)"' in tour and '=== "modern\\_tour (2026\\-07\\-28)"' in tour
-    assert '=== "auto\\_tour (auto)"' in tour
+    rows = re.findall(r'<div class="era-row[^"]*" id="a(\d+)"><div class="era-action">(.*?)</div>', tour)
+    labels = [_plain(label).split(" ", 1)[1] for _, label in rows]
+    # One row per action of the scenario (legacy's ping has no modern counterpart), the handshake first.
+    assert labels[0] == "The SDK, before the first action"
+    assert [label.split(" ")[0] for label in labels[1:]] == ["ping", "list", "call", "list", "read", "list", "get"]
+    ping = tour[tour.index('id="a2"'):tour.index('id="a3"')]
+    assert ping.count("era-none") == 2 and "<mark>" in ping  # only legacy pings: marked
+    assert "../../sessions/modern_tour/#m1" in tour  # links to the messages, not copies of them
+    assert '"jsonrpc"' not in tour
 
 
 def test_era_grouping_needs_both_legacy_and_modern():

@@ -191,3 +191,39 @@ def test_two_clean_builds_are_byte_identical(seed_build, tmp_path):
     assert done.returncode == 0, done.stderr
     c = files(dated)
     assert [name for name in a if a[name] != c.get(name)] != []
+
+
+MARKUP_TITLES = ["::: json", '??? danger "X"', '=== "X"', "<script>window.__xss = 1</script>", "::: no_such_module",
+                 "~~~", "!!! note"]
+
+
+def test_titles_that_look_like_markup_are_shown_as_text_and_the_strict_build_passes(tmp_path):
+    """Issue 15, item 2: a scenario's title is text; ``::: json`` pasted a module's API reference,
+    ``::: no_such_module`` aborted the build."""
+    import html as html_lib
+    import re
+
+    project = copy_project(tmp_path / "project", only=("mcp.json", "mcp_surface.json"))
+    scenario = json.loads((project / "scenarios" / "mcp.json").read_text())
+    names = [s["name"] for s in scenario["sessions"][:len(MARKUP_TITLES)]]
+    folders = [project / "recordings", tmp_path / "project-snapshot"]
+    folders += [f for f in (project / "recordings").iterdir() if (f / scenario["recording"]).exists()]  # releases
+    for folder in folders:
+        recording = json.loads((folder / scenario["recording"]).read_text())
+        for s in recording["sessions"]:
+            if s["name"] in names:
+                s["title"] = MARKUP_TITLES[names.index(s["name"])]
+        (folder / scenario["recording"]).write_text(json.dumps(recording, indent=2))
+    for s in scenario["sessions"]:
+        if s["name"] in names:
+            s["title"] = MARKUP_TITLES[names.index(s["name"])]
+    (project / "scenarios" / "mcp.json").write_text(json.dumps(scenario, indent=2))
+    done = mkdocs_build(project, tmp_path / "site", "--strict")
+    assert done.returncode == 0, done.stderr
+    for name, title in zip(names, MARKUP_TITLES):
+        page = (tmp_path / "site" / "mcp" / "sessions" / name / "index.html").read_text()
+        article = page[page.index("<article"):page.index("</article>")]
+        first = re.search(r"<h1[^>]*>.*?</h1>\s*<p>(.*?)</p>", article, re.S)
+        assert first and html_lib.unescape(first.group(1)) == title, (name, first and first.group(1))
+        assert "doc-module" not in article and "<details class=\"danger\"" not in article, name
+        assert "tabbed-set" not in article and "<script>window" not in article, name

@@ -31,7 +31,7 @@ from agent_loop_sim.transcript import Transcript
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
 MKDOCS = str(Path(sys.executable).with_name("mkdocs"))
-COPIED = ("agent_loop_sim", "scenarios", "recordings", "conformance", "hooks", "docs")
+COPIED = ("agent_loop_sim", "scenarios", "recordings", "conformance", "hooks", "docs", "overrides")
 
 Engine = Callable[[Any], Transcript]
 
