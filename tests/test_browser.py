@@ -69,14 +69,14 @@ def page(browser):
     page.close()
 
 
-# Per message heading (h2#mN): its number, and the first code block after it: highlighted?
-MESSAGES_JS = """() => [...document.querySelectorAll('article h2[id^="m"]')].map(h => {
-  let el = h.nextElementSibling;
-  while (el && !(el.matches('div.highlight') || el.matches('h2'))) el = el.nextElementSibling;
-  const block = el && el.matches('div.highlight') ? el : null;
-  return {id: h.id, text: h.textContent, spans: block ? block.querySelectorAll('code span[class]').length : -1,
-          code: block ? block.querySelector('code').textContent : null,
-          lang: block ? block.className : null};
+# Per message of the wire log: its number, parties, lane, and its body's code (JSON lines).
+MESSAGES_JS = """() => [...document.querySelectorAll('.wirelog section.msg')].map(m => {
+  const code = m.querySelector('pre > code');
+  return {id: m.id, lane: m.classList.contains('lane-a') ? 'a' : 'b',
+          parties: m.querySelector('.msg-dir').textContent, what: m.querySelector('.msg-what').textContent,
+          head: m.querySelector('.msg-head').textContent,
+          lines: code ? code.querySelectorAll('span.l').length : -1, tokens: code ? code.querySelectorAll('span[class]:not(.l)').length : -1,
+          code: code ? code.textContent : null, lang: code ? code.className : null};
 })"""
 
 
@@ -92,44 +92,194 @@ def test_every_session_page_shows_its_messages_in_order_highlighted(site, origin
         shown = page.evaluate(MESSAGES_JS)
         assert [m["id"] for m in shown] == [f"m{n}" for n in range(1, len(transcript.messages) + 1)], name
         for n, (m, message) in enumerate(zip(shown, transcript.messages), 1):
-            assert m["text"].startswith(f"{n}. {message.sender} → {message.receiver}"), (name, m["text"])
-            if message.is_raw:  # as it is, or as a JSON string when Markdown would change it
+            assert m["parties"] == f"{message.sender} → {message.receiver}", (name, m)
+            if message.is_raw:  # as it is, or as a JSON string when it holds blanks or controls
                 assert m["code"].rstrip("\n") in (message.raw, json.dumps(message.raw, ensure_ascii=False)), (name, n)
-            else:
-                assert m["spans"] > 0 and "language-json" in m["lang"], (name, n)  # pygments spans
-                assert json.loads(m["code"]) == message.json, (name, n)
+            elif message.json is not None:
+                assert m["tokens"] > 0 and "language-json" in m["lang"], (name, n)  # coloured tokens
+                assert json.loads(m["code"]) == message.json and m["lines"] == m["code"].count("\n") + 1, (name, n)
 
 
-def test_search_finds_a_method_name(origin, page):
+def test_without_scripts_every_body_is_unfolded(origin, page):
+    page.context.new_cdp_session(page).send("Emulation.setScriptExecutionDisabled", {"value": True})
+    page.goto(f"{origin}/mcp/sessions/modern_tour/", wait_until="domcontentloaded")
+    bodies = page.locator("details.msg-body")
+    assert bodies.count() > 0 and page.locator("details.msg-body:not([open])").count() == 0
+    assert page.locator("#m2 pre").is_visible()
+
+
+def test_a_long_message_is_folded_and_opens_on_click(origin, page):
+    page.goto(f"{origin}/mcp/sessions/modern_tour/")
+    body = page.locator("#m2 details.msg-body")  # tools/list: the 3,900 px message of issue 12
+    page.wait_for_function("document.querySelector('#m2 details.msg-body').open === false")
+    assert not page.locator("#m2 pre").is_visible()
+    assert page.locator("#m2").bounding_box()["height"] < 200
+    body.locator("summary").click()
+    assert body.evaluate("d => d.open") and page.locator("#m2 pre").is_visible()
+    short = page.locator("#m1 details.msg-body")  # a short body stays open
+    assert short.evaluate("d => d.open")
+    page.get_by_role("button", name="Collapse all").click()
+    assert page.locator("details.msg-body[open]").count() == 0
+    page.get_by_role("button", name="Expand all").click()
+    assert page.locator("details.msg-body:not([open])").count() == 0
+
+
+def test_the_reply_link_jumps_to_the_request_and_back(origin, page):
+    page.goto(f"{origin}/mcp/sessions/legacy_tour/")
+    call = page.locator("section.msg", has=page.locator(".msg-what", has_text="tools/call")).first
+    request_id = call.get_attribute("id")
+    reply_link = call.locator("a.msg-rel").first
+    reply_id = reply_link.get_attribute("href").lstrip("#")
+    reply_link.click()
+    page.wait_for_function(f"location.hash === '#{reply_id}'")
+    assert page.locator(f"#{reply_id} .msg-what").inner_text() == "result of tools/call"
+    page.locator(f"#{reply_id} a.msg-rel").click()
+    page.wait_for_function(f"location.hash === '#{request_id}'")
+    box = page.locator(f"#{request_id}").bounding_box()
+    assert 0 <= box["y"] < page.viewport_size["height"]  # scrolled to it
+
+
+def test_a2a_stream_events_each_say_what_they_are(origin, page):
+    page.goto(f"{origin}/a2a/sessions/a2a_stream/")
+    heads = page.evaluate("[...document.querySelectorAll('section.msg')].filter(m => m.querySelector('.sse'))"
+                          ".map(m => m.querySelector('.msg-head').textContent)")
+    assert len(heads) == 5 and len(set(heads)) == 5, heads
+
+
+def _search(page, origin: str, words: str) -> list[str]:
     page.goto(f"{origin}/")
     page.locator("input.md-search__input").click()
-    page.keyboard.type("tools/call")
-    results = page.locator(".md-search-result__item a")
+    page.keyboard.type(words)
+    results = page.locator(".md-search-result__item a, a.md-search-result__link")
     results.first.wait_for(timeout=30_000)
-    hrefs = [results.nth(i).get_attribute("href") for i in range(min(results.count(), 10))]
-    assert any("/sessions/" in (h or "") for h in hrefs), hrefs
+    page.wait_for_timeout(300)
+    return [results.nth(i).get_attribute("href") or "" for i in range(results.count())]
 
 
-def test_the_palettes_toggle_and_screenshots(origin, page):
-    OUTPUT.mkdir(exist_ok=True)
-    for path, name in (("", "overview"), ("mcp/sessions/legacy_tour/", "session")):
+def test_search_finds_protocol_words(origin, page):
+    for words in ("isError", "structuredContent", "tools/call", "TASK_STATE_INPUT_REQUIRED", "a2a_versions", "32600"):
+        hrefs = _search(page, origin, words)
+        assert any("/sessions/" in h for h in hrefs), (words, hrefs)
+    with_minus = _search(page, origin, "-32600")  # Lunr would read "-" as "without"
+    assert any("/sessions/" in h for h in with_minus)
+    assert page.locator("input.md-search__input").input_value() == "32600"
+
+
+def test_an_evidence_link_highlights_its_line(origin, page):
+    page.goto(f"{origin}/findings/")
+    link = page.locator("article a[href*=':/']").first
+    href = link.get_attribute("href")
+    path = href.split("#", 1)[1].split(":", 1)[1]
+    link.click()
+    page.wait_for_function("document.querySelector('.wirelog .l.hl') !== null")
+    marked = page.locator(".wirelog .l.hl").first
+    assert marked.is_visible()
+    key = path.rstrip("/").split("/")[-1].replace("~1", "/").replace("~0", "~")
+    assert f'"{key}"' in marked.inner_text() or key.isdigit(), (href, marked.inner_text())
+    # Marked in the HTML too: the line has the fragment as its id (so :target works without scripts).
+    target = page.evaluate("decodeURIComponent(location.hash.slice(1))")
+    assert page.evaluate("id => document.getElementById(id) !== null", target)
+    background = marked.evaluate("el => getComputedStyle(el).backgroundColor")
+    assert background not in ("rgba(0, 0, 0, 0)", "transparent")
+
+
+PHONE_PAGES = ("", "results/", "findings/", "coverage/", "mcp/", "a2a/", "mcp/features/", "a2a/modes/",
+               "mcp/sessions/legacy_tour/", "a2a/sessions/a2a_versions/", "a2a/sessions/a2a_stream/",
+               "mcp/eras/tour/", "mcp/releases/", "servers/")
+
+SIDEWAYS_JS = """() => {
+  const inCode = el => el.closest('pre, code');
+  const wide = [...document.querySelectorAll('article *')].filter(el => {
+    const s = getComputedStyle(el);
+    return el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(s.overflowX) && !inCode(el);
+  }).map(el => el.tagName + '.' + el.className);
+  return {page: document.documentElement.scrollWidth - window.innerWidth, wide};
+}"""
+
+
+def test_at_390_px_no_page_scrolls_sideways_except_code(origin, page):
+    page.set_viewport_size({"width": 390, "height": 844})
+    for path in PHONE_PAGES:
+        response = page.goto(f"{origin}/{path}")
+        assert response and response.ok, path
+        found = page.evaluate(SIDEWAYS_JS)
+        assert found["page"] <= 0 and not found["wide"], (path, found)
+
+
+def test_at_1400_px_tables_hide_nothing(origin, page):
+    page.set_viewport_size({"width": 1400, "height": 900})
+    for path in ("", "results/", "a2a/", "mcp/", "mcp/features/", "coverage/"):
         page.goto(f"{origin}/{path}")
-        if name == "session":  # Material's copy button on every code block
-            page.locator("button.md-code__button").first.wait_for()
-            assert page.locator("button.md-code__button").count() >= page.locator("article h2[id^='m']").count()
-        for scheme in ("default", "slate"):
-            if page.evaluate("document.body.getAttribute('data-md-color-scheme')") != scheme:
-                page.locator("form[data-md-component='palette'] label:visible").first.click()
-                page.wait_for_function(f"document.body.getAttribute('data-md-color-scheme') === '{scheme}'")
-            page.screenshot(path=str(OUTPUT / f"{name}-{'light' if scheme == 'default' else 'dark'}.png"))
-    for name in ("overview", "session"):
-        for scheme in ("light", "dark"):
-            assert (OUTPUT / f"{name}-{scheme}.png").stat().st_size > 10_000
+        hidden = page.evaluate("""() => [...document.querySelectorAll('article .md-typeset__scrollwrap, article table')]
+            .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.tagName)""")
+        assert not hidden, (path, hidden)
+        tabs = page.evaluate("""() => { const t = document.querySelector('.md-tabs__list');
+            return t ? t.scrollWidth - t.clientWidth : 0 }""")
+        assert tabs <= 0, path
+
+
+def test_the_task_life_cycle_is_a_diagram_above_its_table(origin, page):
+    page.goto(f"{origin}/a2a/")
+    svg = page.locator("figure.lifecycle svg")
+    assert svg.count() == 1 and svg.bounding_box()["width"] > 300
+    for state in ("completed", "canceled", "failed", "rejected", "submitted", "working"):
+        assert state in svg.inner_text() or svg.locator(f"text:text-is('{state}')").count() == 1
+    assert page.evaluate("""() => { const f = document.querySelector('figure.lifecycle');
+        const t = [...document.querySelectorAll('article table')].find(t => t.textContent.includes('SubscribeToTask'));
+        return !!t && !!(f.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING) }""")
+
+
+def test_session_pages_link_exports_and_repository_files(origin, page):
+    import urllib.parse
+
+    page.goto(f"{origin}/a2a/sessions/a2a_stream/")
+    hrefs = page.evaluate("[...document.querySelectorAll('article a')].map(a => a.href)")
+    assert f"{origin}/exports/a2a/a2a_stream.jsonl" in hrefs and f"{origin}/exports/a2a/a2a_stream.har" in hrefs
+    repo = yaml.safe_load((ROOT / "mkdocs.yml").read_text())["repo_url"].rstrip("/")
+    assert any(h.startswith(repo + "/blob/") and h.endswith("recordings/a2a_sdk_exchanges.json") for h in hrefs)
+    assert any(h.startswith(repo + "/blob/") and h.endswith("scenarios/a2a.json") for h in hrefs)
+    page.goto(f"{origin}/results/")
+    hrefs = page.evaluate("[...document.querySelectorAll('article a')].map(a => a.href)")
+    assert f"{origin}/conformance.json" in hrefs and f"{origin}/conformance.junit.xml" in hrefs
+    for href in hrefs:  # whatever exists of the exports on this branch is where the links say
+        if href.startswith(origin + "/exports/") or href.endswith(".junit.xml"):
+            path = urllib.parse.urlsplit(href).path
+            exists = (page.request.get(href).status == 200)
+            assert exists or not any((ROOT / "agent_loop_sim").rglob("exports.py")), path
+
+
+def test_spec_departures_link_the_specification(origin, page):
+    page.goto(f"{origin}/findings/")
+    section = page.locator("article h2", has_text="departs").first
+    assert section.count() == 1
+    links = page.evaluate("""() => [...document.querySelectorAll('article a')].map(a => a.href)
+        .filter(h => h.includes('jsonrpc.org') || h.includes('modelcontextprotocol.io') || h.includes('a2a-protocol.org'))""")
+    assert len(links) >= 9 and all("#" in h for h in links)
+
+
+SHOTS = {"home": "", "session": "a2a/sessions/a2a_stream/", "era": "mcp/eras/tour/"}
+
+
+def test_screenshots_light_and_dark_desktop_and_phone(origin, page):
+    """tests/output/<page>-<light|dark>-<desktop|phone>.png, for a person to look at."""
+    OUTPUT.mkdir(exist_ok=True)
+    for device, size in (("desktop", {"width": 1400, "height": 900}), ("phone", {"width": 390, "height": 844})):
+        page.set_viewport_size(size)
+        for name, path in SHOTS.items():
+            page.goto(f"{origin}/{path}")
+            for scheme in ("default", "slate"):
+                if page.evaluate("document.body.getAttribute('data-md-color-scheme')") != scheme:
+                    page.locator("form[data-md-component='palette'] label:visible").first.click()
+                    page.wait_for_function(f"document.body.getAttribute('data-md-color-scheme') === '{scheme}'")
+                shot = OUTPUT / f"{name}-{'light' if scheme == 'default' else 'dark'}-{device}.png"
+                page.screenshot(path=str(shot))
+                assert shot.stat().st_size > 10_000
 
 
 def test_no_request_leaves_the_sites_origin(origin, browser, page):
     """Every request of this browser so far (all the tests above) and of a few more pages."""
-    for path in ("", "findings/", "mcp/", "mcp/eras/tour/", "servers/", "reference/engine/"):
+    for path in ("", "findings/", "results/", "mcp/", "a2a/", "mcp/features/", "mcp/eras/tour/",
+                 "a2a/sessions/a2a_versions/", "servers/", "reference/engine/"):
         page.goto(f"{origin}/{path}", wait_until="networkidle")
     outside = [url for url in browser.requests if not any(url.startswith(o + "/") for o in SERVED)]
     assert not outside
@@ -176,8 +326,10 @@ def hostile_site(tmp_path_factory) -> Iterator[str]:
     write_pages(site, docs)
     shutil.copytree(ROOT / "docs" / "stylesheets", docs / "stylesheets")
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
+    shutil.copytree(ROOT / "docs" / "javascripts", docs / "javascripts")
     for key in ("hooks", "watch"):
         config.pop(key, None)
+    config["theme"].pop("custom_dir", None)
     config.update(plugins=["search"], nav=site.nav, docs_dir="docs", site_dir="site")
     (root / "mkdocs.yml").write_text(yaml.safe_dump(config))
     done = subprocess.run([MKDOCS, "build", "--strict"], cwd=root, capture_output=True, text=True,
@@ -204,3 +356,92 @@ def test_recorded_markup_renders_as_text(hostile_site, page):
     assert json.loads(shown[2]["code"])["result"] == {HOSTILE: "</details></div>" + HOSTILE}
     assert "window.__xss = 3" in page.locator("article").inner_text()
     assert not dialogs
+
+
+# --- an A2A session with its HTTP envelope ----------------------------------------------------
+
+def http_transcript():
+    """a2a_versions' first exchanges as the recorder writes them with the HTTP envelope: the same
+    body twice, one A2A-Version refused and one served."""
+    from agent_loop_sim.transcript import Message, Transcript
+
+    body = {"id": 1, "jsonrpc": "2.0", "method": "SendMessage",
+            "params": {"message": {"messageId": "<id-1>", "parts": [{"text": "summarise the roadmap"}], "role": "ROLE_USER"}}}
+    envelopes = [
+        ({"method": "POST", "path": "/a2a", "headers": [["Content-Type", "application/json"], ["A2A-Version", "0.3"]]}, body),
+        ({"status": 200, "headers": [["Content-Type", "application/json"]]},
+         {"error": {"code": -32009, "message": "A2A version 0.3 is not supported"}, "id": 1, "jsonrpc": "2.0"}),
+        ({"method": "POST", "path": "/a2a", "headers": [["Content-Type", "application/json"], ["A2A-Version", "1.0.1"]]},
+         dict(body, id=2)),
+        ({"status": 200, "headers": [["Content-Type", "application/json"]]},
+         {"id": 2, "jsonrpc": "2.0", "result": {"task": {"id": "<id-2>", "status": {"state": "TASK_STATE_COMPLETED"}}}}),
+        ({"method": "GET", "path": "/.well-known/agent-card.json", "headers": [["If-None-Match", 'W/"abc"']]}, None),
+        ({"status": 304, "headers": [["ETag", 'W/"abc"']]}, None),
+    ]
+    messages = []
+    for i, (http, j) in enumerate(envelopes):
+        m = Message("orchestrator" if i % 2 == 0 else "agent", "agent" if i % 2 == 0 else "orchestrator", json=j)
+        m.http = http  # what the recordings carry beside "json" (the shared convention)
+        messages.append(m)
+    return Transcript("a2a_versions", "jsonrpc", "The A2A-Version header", messages)
+
+
+@pytest.fixture(scope="session")
+def http_site(tmp_path_factory) -> Iterator[str]:
+    from agent_loop_sim.check import Report, SessionResult
+    from agent_loop_sim.site.pages import Context, render_session
+
+    root = tmp_path_factory.mktemp("http-site")
+    t = http_transcript()
+    s = SessionResult(t.name, "a2a", "recordings/a.json", "scenarios/a.json", t, t)
+    ctx = Context(Report((type("F", (), {"sessions": (s,), "family": "a2a"})(),)), [])
+    file = type("F", (), {"sdk": {"package": "a2a-sdk", "version": "1.2.2"}, "transport": "http"})()
+    docs = root / "docs"
+    (docs / "a2a" / "sessions").mkdir(parents=True)
+    (docs / "a2a" / "sessions" / "a2a_versions.md").write_text(render_session(ctx, s, file))
+    (docs / "index.md").write_text("# HTTP envelope\n")
+    shutil.copytree(ROOT / "docs" / "stylesheets", docs / "stylesheets")
+    shutil.copytree(ROOT / "docs" / "javascripts", docs / "javascripts")
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
+    for key in ("hooks", "watch", "not_in_nav"):
+        config.pop(key, None)
+    config["theme"].pop("custom_dir", None)
+    config.update(plugins=["search"], nav=["index.md", "a2a/sessions/a2a_versions.md"], docs_dir="docs", site_dir="site")
+    (root / "mkdocs.yml").write_text(yaml.safe_dump(config))
+    done = subprocess.run([MKDOCS, "build", "--strict"], cwd=root, capture_output=True, text=True,
+                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), timeout=300)
+    assert done.returncode == 0, done.stderr
+    server, url = serve(root / "site")
+    yield url
+    server.shutdown()
+
+
+def _envelopes(page) -> list[str]:
+    return page.evaluate("[...document.querySelectorAll('section.msg')].map(m => "
+                         "(m.querySelector('.msg-http') || {innerText: ''}).innerText)")
+
+
+def test_a2a_versions_shows_the_differing_header(http_site, page):
+    page.goto(f"{http_site}/a2a/sessions/a2a_versions/")
+    shown = _envelopes(page)
+    assert "POST /a2a" in shown[0] and "A2A-Version: 0.3" in shown[0]
+    assert "A2A-Version: 1.0.1" in shown[2] and "0.3" not in shown[2]
+    assert "HTTP 200" in shown[1] and "Content-Type: application/json" in shown[1]
+    assert "If-None-Match" in shown[4] and "HTTP 304" in shown[5] and "ETag" in shown[5]
+    assert page.locator("#m1 .msg-http").is_visible() and page.locator("#m3 .msg-http").is_visible()
+    # The same body, refused and served: the header is what differs, and both are on screen.
+    assert page.locator("#m2 .msg-what").inner_text().startswith("error -32009")
+    assert page.locator("#m4 .msg-what").inner_text() == "result of SendMessage"
+    assert page.locator("#m6 .msg-links a").get_attribute("href") == "#m5"  # the 304 answers the GET
+
+
+def test_a2a_versions_in_the_real_site_shows_its_headers_when_recorded(site, origin, page):
+    """Once the recordings carry the HTTP envelope (the httplog branch), the real page shows it."""
+    recording = json.loads((site[0] / "recordings" / "a2a_sdk_exchanges_more.json").read_text())
+    session = next(s for s in recording["sessions"] if s["name"] == "a2a_versions")
+    if not any("http" in m for m in session["messages"]):
+        pytest.skip("the recordings have no HTTP envelope yet")
+    page.goto(f"{origin}/a2a/sessions/a2a_versions/")
+    shown = " ".join(_envelopes(page))
+    versions = {v for m in session["messages"] for k, v in (m.get("http") or {}).get("headers", []) if k == "A2A-Version"}
+    assert versions and all(f"A2A-Version: {v}" in shown for v in versions if v)

@@ -261,9 +261,9 @@ def _esc(value: str) -> str:
 
 def _http_html(http: dict[str, Any]) -> str:
     if "method" in http:
-        first = f'<b>{_esc(str(http["method"]))}</b> {_esc(str(http.get("path", "")))}'
+        first = f'<span><b>{_esc(str(http["method"]))}</b> {_esc(str(http.get("path", "")))}</span>'
     else:
-        first = f'<b>HTTP {_esc(str(http.get("status", "?")))}</b>'
+        first = f'<span><b>HTTP {_esc(str(http.get("status", "?")))}</b></span>'
     headers = "".join(f'<span class="hdr"><span class="hn">{_esc(str(k))}:</span> {_esc(str(v))}</span>'
                       for k, v in (http.get("headers") or []) if isinstance(k, str))
     return f'<div class="msg-http">{first}{headers}</div>'
