@@ -27,7 +27,7 @@ from .wire_types import problems as verdict_problems
 from .evidence import Finding, FindingResult, Recorded, check_findings
 from .findings import FINDINGS
 from .navigation import features_page, modes_page, render_features, render_modes
-from .pages import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, Context, eras_page, family_name, family_page, link, page_url, render_eras,
+from .pages import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, eras_page, family_name, family_page, link, page_url, render_eras,
                     render_family, render_findings, render_overview, render_results, render_session)
 from .releases import release_pages
 from .report import report_json
@@ -97,10 +97,10 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     rows = coverage(report.transcripts, {s.name: s.family for s in report.sessions})
     if coverage_required:
         site.problems += coverage_problems(rows, report.families)
-    pages[COVERAGE_PAGE] = render_coverage(rows, {name: link(COVERAGE_PAGE, page) for name, page in ctx.pages.items()})
+    pages[COVERAGE_PAGE] = WIDE + render_coverage(rows, {name: link(COVERAGE_PAGE, page) for name, page in ctx.pages.items()})
     results.append({"Coverage": COVERAGE_PAGE})
     failed, totals = failures(verdicts, report.transcripts, {s.name: s.family for s in report.sessions})
-    pages[WIRE_TYPES_PAGE] = render_wire_types(failed, {name: link(WIRE_TYPES_PAGE, page) for name, page in
+    pages[WIRE_TYPES_PAGE] = WIDE + render_wire_types(failed, {name: link(WIRE_TYPES_PAGE, page) for name, page in
                                                         ctx.pages.items()}, totals)
     results.append({"Wire types": WIRE_TYPES_PAGE})
     for family in report.families:
@@ -123,6 +123,9 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
                                        lambda name, at=to_modes: link(at, ctx.pages[name]), notes)
         section: list[Any] = [family_page(family), {"By feature": to_features}, {"By era and mode": to_modes}]
         release_nav, release_problems = release_pages(project, ctx, family, run_session, pages)
+        for entry in release_nav:  # the release page's wide tables
+            for path in entry.values():
+                pages[path] = WIDE + pages[path]
         section += release_nav
         site.problems += release_problems
         nav.append({family_name(family): section})

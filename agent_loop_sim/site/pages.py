@@ -36,6 +36,11 @@ RESULTS_PAGE = "results.md"
 FINDINGS_PAGE = "findings.md"
 
 
+# Front matter for a page of wide tables: no navigation or contents column beside them (the page
+# links what the navigation would), so that at 1,400 px no column is hidden.
+WIDE = "---\nhide:\n  - navigation\n  - toc\n---\n\n"
+
+
 def family_name(family: str) -> str:
     return FAMILIES[family].title if family in FAMILIES else family.upper()
 
@@ -287,7 +292,7 @@ def render_results(ctx: Context) -> str:
     page = RESULTS_PAGE
     up = href(page, OVERVIEW, directory_urls=ctx.directory_urls)
     lines = [
-        "# Results",
+        WIDE + "# Results",
         "",
         f"Every session and its verdict. The same figures are in <a href=\"{up}conformance.json\">conformance.json</a>, "
         f"and as JUnit XML in <a href=\"{up}conformance.junit.xml\">conformance.junit.xml</a>.",
@@ -295,7 +300,7 @@ def render_results(ctx: Context) -> str:
         "## What was recorded",
         "",
         table(["Recording", "Protocol", "SDK", "Transport", "Sessions", "Messages"], [
-            [f"[{code(f.recording_file)}]({repo_link(ctx, f.recording_file)})", family_name(f.family), _sdk(f),
+            [f"[{path_code(f.recording_file)}]({repo_link(ctx, f.recording_file)})", family_name(f.family), _sdk(f),
              text(f.transport), str(len(f.sessions)), str(f.message_count)]
             for f in report.files
         ]),
@@ -333,12 +338,11 @@ def render_family(ctx: Context, family: str) -> str:
     sessions = [s for f in files for s in f.sessions]
     passed = sum(1 for s in sessions if s.passed)
     intro = FAMILIES[family].intro if family in FAMILIES else ""
-    lines = [f"# {family_name(family)}", "", intro, "",
+    lines = [WIDE + f"# {family_name(family)}", "", intro, "",
              f"{passed} of {len(sessions)} sessions pass, recorded with "
              + ", ".join(dict.fromkeys(f"{_sdk(f)} over {text(f.transport)}" for f in files)) + ".", "",
              "## Find a session", "",
-             f"- [By feature]({link(page, features_page(family))}): tools, resources, errors, streaming… "
-             "as the sessions' messages use them",
+             f"- [By feature]({link(page, features_page(family))}): what the sessions' messages do",
              f"- [By era and mode]({link(page, modes_page(family))})",
              f"- [Every session, with its result]({link(page, RESULTS_PAGE)})", ""]
     eras = ctx.eras(family)
@@ -407,6 +411,12 @@ def _admonition(kind: str, title_text: str, body: str) -> str:
     return f'<div class="admonition {kind}"><p class="admonition-title">{html.escape(title_text)}</p>{body}</div>'
 
 
+def path_code(path: str) -> str:
+    """A file path as code that may break after a ``/`` or ``_`` (never inside a word)."""
+    escaped = html.escape(visible(path))
+    return "<code>" + re.sub(r"([/_])", r"\1<wbr>", escaped) + "</code>"
+
+
 def repo_link(ctx: "Context", path: str) -> str:
     """A file of the repository, on the forge ``repo_url`` names (one setting, in mkdocs.yml)."""
     return f"{ctx.repo_url.rstrip('/')}/blob/main/{quote(path)}"
@@ -436,7 +446,8 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
     downloads = ", ".join(f'<a href="{href(page, f, directory_urls=ctx.directory_urls)}" download>{label}</a>'
                           for label, f in export_paths(s.family, s.name))
     lines = [
-        "---", "hide:", "  - navigation", "---", "",  # not in the navigation: its column would stay empty
+        # Not in the navigation (its column would stay empty); found first when a search matches.
+        "---", "hide:", "  - navigation", "  - toc", "search:", "  boost: 2", "---", "",
         f"# {text(s.name)} {{#session}}",  # an explicit id: a session named m1 must not take message 1's
         "",
         text(t.title),
@@ -480,7 +491,8 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         log.append(message_html(n, m, line, lane, marks.get(n), notes, after))
     words = " ".join(html.escape(visible(w)) for w in keywords(t))
     lines += [
-        "## Messages {#messages}",
+        # Not a heading: the search index would make the log a section of its own, ranked below pages.
+        '<p class="wirelog-title" id="messages"><strong>Messages</strong></p>',
         "",
         f"Each message sits in its sender's lane: {text(lanes[0])} on the left, {text(lanes[1])} on the right. "
         f"Bodies longer than {FOLD_LINES} lines are folded; a message's number is its permalink.",
@@ -627,7 +639,8 @@ def aligned_html(ctx: Context, page: str, sessions: list[SessionResult]) -> str:
         setup.append(first)
         for a, g in enumerate(groups):
             cells[where[e][a]][e] = g
-    out = [f'<div class="eras" style="--eras: {len(sessions)}">',
+    # Out of the search index: it repeats the session pages' summaries, which are what a search should find.
+    out = [f'<div class="eras" style="--eras: {len(sessions)}" data-search-exclude>',
            '<div class="era-row era-head"><div class="era-action">What the application did</div>'
            + "".join(f'<div class="era-cell"><a href="{href(page, ctx.pages[s.name], directory_urls=ctx.directory_urls)}">'
                      f'{html.escape(s.name)}</a> <code>{html.escape(s.recorded.mode)}</code></div>' for s in sessions)

@@ -61,7 +61,7 @@ def _scalar(value: Any) -> str:
     elif isinstance(value, float):
         kind = "mf"
     else:  # {} or []
-        return token
+        return f'<span class="p">{token}</span>'
     return f'<span class="{kind}">{token}</span>'
 
 
@@ -264,7 +264,7 @@ def _http_html(http: dict[str, Any]) -> str:
         first = f'<span><b>{_esc(str(http["method"]))}</b> {_esc(str(http.get("path", "")))}</span>'
     else:
         first = f'<span><b>HTTP {_esc(str(http.get("status", "?")))}</b></span>'
-    headers = "".join(f'<span class="hdr"><span class="hn">{_esc(str(k))}:</span> {_esc(str(v))}</span>'
+    headers = "".join(f' <span class="hdr"><span class="hn">{_esc(str(k))}:</span> {_esc(str(v))}</span>'
                       for k, v in (http.get("headers") or []) if isinstance(k, str))
     return f'<div class="msg-http">{first}{headers}</div>'
 
@@ -284,16 +284,17 @@ def message_html(n: int, m: Message, line: Line, lane: str, marked: dict[str, st
     """One message: its head (number and permalink, parties, summary, request/reply links), its
     HTTP envelope, ``notes`` (HTML: findings, differences), the body, then ``after`` (HTML)."""
     sse = ' <span class="sse">SSE</span>' if m.sse else ""
-    links = "".join(f'<a class="msg-rel" href="#m{r}" title="its reply">reply {r} ↓</a>' for r in line.replies[:3])
+    links = " ".join(f'<a class="msg-rel" href="#m{r}" title="its reply">reply {r} ↓</a>' for r in line.replies[:3])
     if len(line.replies) > 3:
-        links += f'<span class="msg-rel">…{len(line.replies) - 3} more</span>'
+        links += f' <span class="msg-rel">…{len(line.replies) - 3} more</span>'
     if line.reply_to is not None:
-        links += f'<a class="msg-rel" href="#m{line.reply_to}" title="the request it answers">↑ request {line.reply_to}</a>'
+        links += f' <a class="msg-rel" href="#m{line.reply_to}" title="the request it answers">↑ request {line.reply_to}</a>'
     fields = "".join(f' <span class="f"><span class="fk">{_esc(k)}</span> <code>{_esc(v)}</code></span>' if v
                      else f' <span class="f"><code>{_esc(k)}</code></span>' for k, v in line.fields)
-    head = (f'<div class="msg-head"><a class="msg-n" href="#m{n}" title="link to this message">{n}</a>'
-            f'<span class="msg-dir">{_esc(m.sender)} → {_esc(m.receiver)}</span>{sse}'
-            f'<span class="msg-what">{_esc(line.what)}</span>{fields}<span class="msg-links">{links}</span></div>')
+    # Spaces between the parts: the search index reads the text, and "1client" is no word.
+    head = (f'<div class="msg-head"><a class="msg-n" href="#m{n}" title="link to this message">{n}</a> '
+            f'<span class="msg-dir">{_esc(m.sender)} → {_esc(m.receiver)}</span>{sse} '
+            f'<span class="msg-what">{_esc(line.what)}</span>{fields} <span class="msg-links">{links}</span></div>')
     http = http_of(m)
     parts = [f'<section class="msg {lane} k-{line.kind}" id="m{n}">', head]
     if http:
