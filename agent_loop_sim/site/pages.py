@@ -639,8 +639,10 @@ def aligned_html(ctx: Context, page: str, sessions: list[SessionResult]) -> str:
         setup.append(first)
         for a, g in enumerate(groups):
             cells[where[e][a]][e] = g
-    # Out of the search index: it repeats the session pages' summaries, which are what a search should find.
-    out = [f'<div class="eras" style="--eras: {len(sessions)}" data-search-exclude>',
+    # Out of the search index: it repeats the session pages' summaries, which are what a search should
+    # find. On a <section>: Material's parser matches end tags by name, so the first nested </div> would
+    # end an exclusion set on a <div>.
+    out = [f'<section data-search-exclude><div class="eras" style="--eras: {len(sessions)}">',
            '<div class="era-row era-head"><div class="era-action">What the application did</div>'
            + "".join(f'<div class="era-cell"><a href="{href(page, ctx.pages[s.name], directory_urls=ctx.directory_urls)}">'
                      f'{html.escape(s.name)}</a> <code>{html.escape(s.recorded.mode)}</code></div>' for s in sessions)
@@ -649,7 +651,7 @@ def aligned_html(ctx: Context, page: str, sessions: list[SessionResult]) -> str:
         [(labels[r], cells[i]) for i, r in enumerate(rows)]
     for i, (label, groups) in enumerate(table_rows, 1):
         out.append(_era_row(ctx, page, sessions, i, label, groups))
-    out.append("</div>")
+    out.append("</div></section>")
     return "\n".join(out)
 
 
