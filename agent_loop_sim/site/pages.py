@@ -704,12 +704,16 @@ def _differing_paths(s: SessionResult, group: list[int], lines: list[Any], what:
     other = next((s.recorded.messages[n - 1] for n in group if lines[n - 1].what == what), None)
     if other is None or other.is_raw or m.is_raw:
         return ""
-    paths = [p for p, _, _ in diff_json(other.json, m.json) if p != "$.id"]
-    if not paths:
+    found = [p for p, _, _ in diff_json(other.json, m.json) if p != "$.id"]
+    paths = [p for p in found if not p.endswith(" (key order)")]
+    order = len(found) - len(paths)
+    if not found:
         return ' <span class="era-same">same JSON</span>'
     shown = ", ".join(f"<mark><code>{html.escape(visible(p))}</code></mark>" for p in paths[:4])
-    more = f" and {len(paths) - 4} more" if len(paths) > 4 else ""
-    return f'<div class="era-paths">differs at {shown}{more}</div>'
+    more = [f"{len(paths) - 4} more"] if len(paths) > 4 else []
+    more += [f"keys in another order in {order} object{'s' if order != 1 else ''}"] if order else []
+    words = (f"differs at {shown}" if paths else "same values") + ("; " + ", ".join(more) if more else "")
+    return f'<div class="era-paths">{words}</div>'
 
 
 # --- the findings -----------------------------------------------------------------------------
