@@ -322,22 +322,28 @@ def hostile_site(tmp_path_factory) -> Iterator[str]:
     sessions = recorded_sessions(root / "recordings")
     site = render_site(Project(root), replay(sessions), findings=(), reference=False, coverage_required=False)
     assert site.ok, site.explain()
+    write_pages(site, root / "docs")
+    server, url = serve(build_without_hook(root, site.nav))
+    yield url
+    server.shutdown()
+
+
+def build_without_hook(root: Path, nav: list) -> Path:
+    """MkDocs, strict, on the Markdown in ``root/docs`` with the site's own config, stylesheets and
+    scripts, but no hook and no other plugin than search; the built folder."""
     docs = root / "docs"
-    write_pages(site, docs)
-    shutil.copytree(ROOT / "docs" / "stylesheets", docs / "stylesheets")
+    for assets in ("stylesheets", "javascripts"):
+        shutil.copytree(ROOT / "docs" / assets, docs / assets)
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
-    shutil.copytree(ROOT / "docs" / "javascripts", docs / "javascripts")
-    for key in ("hooks", "watch"):
+    for key in ("hooks", "watch", "not_in_nav"):
         config.pop(key, None)
     config["theme"].pop("custom_dir", None)
-    config.update(plugins=["search"], nav=site.nav, docs_dir="docs", site_dir="site")
+    config.update(plugins=["search"], nav=nav, docs_dir="docs", site_dir="site")
     (root / "mkdocs.yml").write_text(yaml.safe_dump(config))
     done = subprocess.run([MKDOCS, "build", "--strict"], cwd=root, capture_output=True, text=True,
                           env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), timeout=300)
     assert done.returncode == 0, done.stderr
-    server, url = serve(root / "site")
-    yield url
-    server.shutdown()
+    return root / "site"
 
 
 def test_recorded_markup_renders_as_text(hostile_site, page):
@@ -400,18 +406,7 @@ def http_site(tmp_path_factory) -> Iterator[str]:
     (docs / "a2a" / "sessions").mkdir(parents=True)
     (docs / "a2a" / "sessions" / "a2a_versions.md").write_text(render_session(ctx, s, file))
     (docs / "index.md").write_text("# HTTP envelope\n")
-    shutil.copytree(ROOT / "docs" / "stylesheets", docs / "stylesheets")
-    shutil.copytree(ROOT / "docs" / "javascripts", docs / "javascripts")
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
-    for key in ("hooks", "watch", "not_in_nav"):
-        config.pop(key, None)
-    config["theme"].pop("custom_dir", None)
-    config.update(plugins=["search"], nav=["index.md", "a2a/sessions/a2a_versions.md"], docs_dir="docs", site_dir="site")
-    (root / "mkdocs.yml").write_text(yaml.safe_dump(config))
-    done = subprocess.run([MKDOCS, "build", "--strict"], cwd=root, capture_output=True, text=True,
-                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), timeout=300)
-    assert done.returncode == 0, done.stderr
-    server, url = serve(root / "site")
+    server, url = serve(build_without_hook(root, ["index.md", "a2a/sessions/a2a_versions.md"]))
     yield url
     server.shutdown()
 

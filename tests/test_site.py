@@ -393,3 +393,32 @@ def test_the_findings_file_is_validated_naming_the_place():
     data["findings"][2]["evidence"][0]["kind"] = "LooksRight"
     with pytest.raises(InputError, match=r"f\.json, at \$\.findings\[2\]\.evidence\[0\]\.kind: evidence names its kind"):
         load_findings(data, "f.json")
+
+
+def test_a_departure_links_the_specifications_section():
+    import json
+
+    from agent_loop_sim.errors import InputError
+    from agent_loop_sim.site.evidence import load_findings
+    from agent_loop_sim.site.findings import FINDINGS, FINDINGS_FILE
+
+    assert all(f.spec and f.spec.startswith("https://") and "#" in f.spec for f in FINDINGS if f.kind == "departure")
+    data = json.loads(FINDINGS_FILE.read_text())
+    i = next(i for i, f in enumerate(data["findings"]) if f["kind"] == "departure")
+    del data["findings"][i]["spec"]
+    with pytest.raises(InputError, match=rf"at \$\.findings\[{i}\]: a departure from the specification links"):
+        load_findings(data, "f.json")
+    data["findings"][i]["spec"] = "http://example.com/no-anchor"
+    with pytest.raises(InputError, match=rf"at \$\.findings\[{i}\]\.spec: a finding's spec is the https URL"):
+        load_findings(data, "f.json")
+
+
+def test_findings_link_the_spec_and_point_at_the_line(site):
+    page = site.pages["findings.md"]
+    for f in FINDINGS:
+        if f.kind == "departure":
+            assert f"]({f.spec})" in page, f.id
+    # An evidence link names the message and the JSON path's line: #m<n>:<JSON Pointer>.
+    assert re.search(r"\]\(\.\./mcp/sessions/\w+\.md#m\d+:/[^)]+\)|\]\(mcp/sessions/\w+\.md#m\d+:/[^)]+\)", page)
+    target = re.search(r"\]\((mcp/sessions/(\w+)\.md)#(m\d+:/[^)]+)\)", page)
+    assert target and f'id="{target.group(3)}"' in site.pages[target.group(1)]

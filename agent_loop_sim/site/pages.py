@@ -25,7 +25,7 @@ from .evidence import KINDS, Finding, FindingResult
 from .lifecycle import REFUSED, diagram
 from .navigation import features_page, modes_page
 from .wirelog import FOLD_LINES, keywords, message_html, pointer, summarise
-from .markdown import code, compact_json, fence, indent, json_value, pretty_json, table, text, title, visible
+from .markdown import code, compact_json, indent, json_value, table, text, title, visible
 
 # Sessions named <prefix>_<scenario>: the same scenario played in different MCP eras.
 ERA_PREFIXES = ("legacy", "modern", "auto")
@@ -106,43 +106,6 @@ def evidence_anchor(n: int, path: str) -> str:
 def summaries(transcript: Transcript) -> list[str]:
     """A few plain words per message: its method, or which request's result or error it is, and its key fields."""
     return [line.text() for line in summarise(transcript.messages)]
-
-
-def heading(n: int, m: Message, summary: str, limit: int = 120) -> str:
-    if len(summary) > limit:  # a method name can be anything, of any length
-        summary = summary[: limit - 1] + "…"
-    sse = " (SSE event)" if m.sse else ""
-    classes = " .sse" if m.sse else ""
-    return f"## {n}. {text(m.sender)} → {text(m.receiver)}{sse}: {text(summary)} {{#{anchor(n)}{classes}}}"
-
-
-def _survives_markdown(line: str) -> bool:
-    # Markdown expands tabs and empties lines of blanks; such lines are shown as JSON strings.
-    return bool(line.strip()) and "\t" not in line and line == line.rstrip() and visible(line) == line
-
-
-def message_body(m: Message, indent_by: str = "") -> str:
-    """The message itself: pretty JSON, the compact form one click away; raw lines as text.
-
-    The compact form is left out of the search index (``data-search-exclude``): it says the
-    same as the pretty one, and would double the index.
-    """
-    if m.is_raw:
-        raw = m.raw or ""
-        if _survives_markdown(raw):
-            return fence(raw, "text", indent_by)
-        return "\n\n".join([f"{indent_by}*Not JSON; shown as a JSON string, since it holds blanks, tabs or "
-                             "control characters:*", fence(json.dumps(raw, ensure_ascii=False), "text", indent_by)])
-    # Plain text: one click away to read or copy as sent; highlighting it twice would double the
-    # page (and the time MkDocs and its search take over it) for nothing new.
-    compact = indent(fence(compact_json(m.json), "text"), indent_by + "    ")
-    return "\n\n".join([
-        fence(pretty_json(m.json), "json", indent_by),
-        f'{indent_by}<div data-search-exclude="true" markdown>',
-        f'{indent_by}??? compact "On one line, as compared"',
-        compact,
-        f"{indent_by}</div>",
-    ])
 
 
 # --- the context pages share ------------------------------------------------------------------
