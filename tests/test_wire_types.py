@@ -60,7 +60,7 @@ def test_every_message_shows_its_verdict_and_a_missing_one_fails_the_build(proje
     site = render_site(Project(project_copy), reference=False)
     assert site.ok, site.problems
     page = site.pages["mcp/sessions/legacy_meta.md"]
-    assert page.count("*Wire types:*") == len(site.report.session("legacy_meta").recorded.messages)
+    assert page.count("<em>Wire types:</em>") == len(site.report.session("legacy_meta").recorded.messages)
     assert "client request 'ping' is not defined in 2026\\-07\\-28" in site.pages["wire-types.md"]
     path = project_copy / "recordings" / "verdicts" / "wire_types.json"
     data = json.loads(path.read_text())
