@@ -335,7 +335,7 @@ def build_without_hook(root: Path, nav: list) -> Path:
     for assets in ("stylesheets", "javascripts"):
         shutil.copytree(ROOT / "docs" / assets, docs / assets)
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
-    for key in ("hooks", "watch", "not_in_nav"):
+    for key in ("hooks", "watch"):
         config.pop(key, None)
     config["theme"].pop("custom_dir", None)
     config.update(plugins=["search"], nav=nav, docs_dir="docs", site_dir="site")

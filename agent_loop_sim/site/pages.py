@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-import markdown as markdown_lib
-
 from ..check import RecordingResult, Report, SessionResult
 from ..compare import MISSING
 from ..protocols import FAMILIES, Code, RuleTable
@@ -356,12 +354,17 @@ def _value(value: Any) -> str:
 
 def inline_html(markdown_text: str) -> str:
     """Our own Markdown (a finding's title, a difference line) as HTML, for the raw HTML of a log."""
-    _MD.reset()
-    out = _MD.convert(markdown_text)
+    if "md" not in _MD:  # imported here: the engine runs in the browser without Markdown installed
+        import markdown
+
+        _MD["md"] = markdown.Markdown(extensions=["attr_list"])
+    md = _MD["md"]
+    md.reset()
+    out = md.convert(markdown_text)
     return out[3:-4] if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1 else out
 
 
-_MD = markdown_lib.Markdown(extensions=["attr_list"])
+_MD: dict[str, Any] = {}
 
 
 def _wire_type_html(v: Any) -> str:
