@@ -89,4 +89,5 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
             ids[key] = f"<id-{len(ids) + 1}>"
         return ids[key]
 
-    return [Message(m.sender, m.receiver, json=_sorted_a2a(m.json, rename), raw=m.raw, sse=m.sse) for m in messages]
+    return [Message(m.sender, m.receiver, json=_sorted_a2a(m.json, rename), raw=m.raw, sse=m.sse, http=m.http)
+            for m in messages]
