@@ -7,7 +7,8 @@ progress token, the ``requestId`` of ``notifications/cancelled``, a subscription
 exactly as written. Key order is kept as the SDK sent it.
 
 A2A: every UUID, wherever it stands (inside strings too), becomes ``<id-N>`` in order of
-appearance over the session; every timestamp becomes ``<time>``; keys are sorted.
+appearance over the session; every timestamp becomes ``<time>``; keys are sorted. A message's
+HTTP envelope (``http``, `agent_loop_sim.http_log`) is kept as it is.
 """
 from __future__ import annotations
 
