@@ -15,6 +15,7 @@ from typing import Any
 
 from ..check import RecordingResult, Report, SessionResult
 from ..compare import MISSING
+from ..exports import har_path, jsonl_path
 from ..protocols import FAMILIES, Code, RuleTable
 from ..transcript import Message, Transcript
 from .evidence import KINDS, Finding, FindingResult
@@ -343,6 +344,8 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         f"- **Recorded with:** {_sdk(file)} over {text(file.transport)}",
         f"- **Files:** recording {code(s.recording_file)}, scenario {code(s.scenario_file)}",
         f"- **Messages:** {counted}",
+        f"- **Download:** [JSON Lines]({link(page, jsonl_path(s.family, s.name))})"
+        + (f", [HAR]({link(page, har_path(s.name))})" if s.family == "a2a" else ""),
     ]
     era = ctx.era_of(s)
     if era is not None:
