@@ -11,7 +11,7 @@ from agent_loop_sim import engine, scenarios
 from agent_loop_sim.compare import diff_sessions
 from agent_loop_sim.recording import load_recording
 from conftest import ROOT, run_cli
-from seed_page import SEED, seed_sessions
+from seed_page import SEED, a2a_as_the_seed_wrote_it, seed_sessions
 
 A2A_FILES = [scenarios.load(ROOT / "scenarios" / name) for name in ("a2a.json", "a2a_more.json")]
 SESSIONS = [(f, s) for f in A2A_FILES for s in f.sessions]
@@ -37,28 +37,9 @@ def test_the_committed_recording_is_the_seed_page_message_for_message():
     recording = load_recording(str(ROOT / "recordings" / "a2a_sdk_exchanges.json"))
     assert len(recording.sessions) == 8 and recording.message_count == 56
     for transcript in recording.sessions:
-        assert _as_the_seed_wrote_it([m.to_dict(i) for i, m in enumerate(transcript.messages, 1)]) \
+        assert a2a_as_the_seed_wrote_it([m.to_dict(i) for i, m in enumerate(transcript.messages, 1)]) \
             == seed[transcript.name], transcript.name
 
-
-def _as_the_seed_wrote_it(messages: list[dict]) -> list[dict]:
-    """Messages as the seed page wrote them: without the HTTP envelope, except for a card fetch and
-    its answer, written as one HTTP object (the URL in full, the answer's headers in the order
-    Content-Type, ETag where the SDK sends ETag first)."""
-    out, fetched = [], False
-    for m in messages:
-        m, http = dict(m), m.get("http") or {}
-        m.pop("http", None)
-        if http.get("method") == "GET":
-            m["json"] = {"method": "GET", "url": "https://research.example.com" + http["path"],
-                         **({"headers": http["headers"]} if http["headers"] else {})}
-        elif fetched:
-            headers = sorted(http["headers"], key=lambda h: ["Content-Type", "ETag"].index(h[0]))
-            m["json"] = {"status": http["status"], "headers": headers,
-                         **({"body": m["json"]} if m["json"] is not None else {})}
-        fetched = http.get("method") == "GET"
-        out.append(m)
-    return out
 
 
 def test_the_engine_runs_without_any_recording(tmp_path: Path):
