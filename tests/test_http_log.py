@@ -80,3 +80,15 @@ def test_a_malformed_envelope_is_one_line_naming_its_place(project_copy: Path):
     assert done.returncode != 0 and "Traceback" not in done.stderr + done.stdout
     said = done.stdout + done.stderr
     assert "a header is a [name, value] pair of strings" in said and "$.sessions[0].messages[0].http.headers[0]" in said
+
+
+def test_check_fires_on_a_changed_key_order(project_copy: Path):
+    path = project_copy / "recordings" / "a2a_sdk_exchanges.json"
+    data = json.loads(path.read_text())
+    answer = data["sessions"][0]["messages"][3]
+    answer["json"] = dict(reversed(list(answer["json"].items())))
+    path.write_text(json.dumps(data, indent=2))
+    done = run_cli("check", "scenarios/a2a.json", cwd=project_copy)
+    assert done.returncode == 1
+    assert ("session 'a2a_send', message 4, $ (key order): committed [\"jsonrpc\",\"id\",\"result\"], "
+            "engine [\"result\",\"id\",\"jsonrpc\"]") in done.stdout
