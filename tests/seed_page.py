@@ -54,4 +54,22 @@ def a2a_as_the_seed_wrote_it(messages: list[dict]) -> list[dict]:
                          **({"body": m["json"]} if m["json"] is not None else {})}
         fetched = http.get("method") == "GET"
         out.append(m)
-    return out
+    return _numbered_in_sorted_order(out)
+
+
+def _numbered_in_sorted_order(messages: list[dict]) -> list[dict]:
+    """The seed page sorted every object's keys before numbering ids (``<id-N>`` in order of
+    appearance); the recordings keep the SDK's key order, so the ids are numbered again here."""
+    names: dict[str, str] = {}
+
+    def rename(match: re.Match) -> str:
+        return names.setdefault(match.group(0), f"<id-{len(names) + 1}>")
+
+    def walk(value):
+        if isinstance(value, dict):
+            return {k: walk(value[k]) for k in sorted(value)}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        return re.sub(r"<id-\d+>", rename, value) if isinstance(value, str) else value
+
+    return [walk(m) for m in messages]
