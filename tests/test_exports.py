@@ -49,8 +49,26 @@ def test_har_has_one_entry_per_exchange_with_the_recorded_headers(name):
                 assert content["text"].count("data: ") == len(answer)
             elif answer[0].json is not None:
                 assert json.loads(content["text"]) == answer[0].json
-            for key in ("startedDateTime", "time", "cache", "timings"):
-                assert key in entry
+            _has_what_har_requires(entry)
+
+
+# HAR 1.2's required members (W3C draft, "HAR 1.2 Spec"), by object.
+HAR_REQUIRED = {
+    "entry": ("startedDateTime", "time", "request", "response", "cache", "timings"),
+    "request": ("method", "url", "httpVersion", "cookies", "headers", "queryString", "headersSize", "bodySize"),
+    "response": ("status", "statusText", "httpVersion", "cookies", "headers", "content", "redirectURL",
+                 "headersSize", "bodySize"),
+    "content": ("size", "mimeType"),
+    "timings": ("send", "wait", "receive"),
+}
+
+
+def _has_what_har_requires(entry: dict) -> None:
+    objects = {"entry": entry, "request": entry["request"], "response": entry["response"],
+               "content": entry["response"]["content"], "timings": entry["timings"]}
+    for name, required in HAR_REQUIRED.items():
+        missing = [key for key in required if key not in objects[name]]
+        assert not missing, (name, missing)
 
 
 def test_the_har_of_a2a_versions_shows_the_header_that_decides():
