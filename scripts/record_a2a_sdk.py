@@ -10,6 +10,10 @@ when it has what it waits for. Every HTTP request runs on an event loop of its o
 runs until nothing is left to do and is then closed, so the agent keeps only its task store
 between requests.
 
+Every message carries its HTTP envelope as it crossed the ASGI app (``agent_loop_sim.http_log``):
+a request's method, path and headers as sent, an answer's status and headers as the SDK started
+its response (a stream's on its first event).
+
 The normalised transcripts are printed as JSON on stdout; ``python -m agent_loop_sim record``
 turns them into the committed file. Any failure (a session runs past its timeout, the agent
 raises inside ``execute``/``cancel``, the SDK raises or answers what HTTP does not allow) exits 1

@@ -56,7 +56,7 @@ class HttpResponse:
         return self.events is not None
 
     def message(self) -> Message:
-        """The answer as a transcript message (not used for streams: see `event_messages`)."""
+        """The answer as a transcript message (not used for streams: see `event_message`)."""
         return reply_message(self.status, self.headers, self.body)
 
     def event_message(self, event: Any, first: bool) -> Message:
