@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 from ..check import RecordingResult, Report, SessionResult
 from ..compare import MISSING
+from ..exports import har_path, jsonl_path
 from ..protocols import FAMILIES, Code, RuleTable
 from ..transcript import Message, Transcript
 from .evidence import KINDS, Finding, FindingResult
@@ -388,14 +389,6 @@ def repo_link(ctx: "Context", path: str) -> str:
     return f"{ctx.repo_url.rstrip('/')}/blob/main/{quote(path)}"
 
 
-def export_paths(family: str, session: str) -> list[tuple[str, str]]:
-    """(label, file) of a session's exports, where the exports module writes them."""
-    out = [("JSON Lines", f"exports/{family}/{session}.jsonl")]
-    if family == "a2a":
-        out.append(("HAR", f"exports/a2a/{session}.har"))
-    return out
-
-
 def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str:
     page = ctx.pages[s.name]
     t = s.recorded
@@ -409,8 +402,6 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
     else:
         result = f"**FAIL**: {len(s.differences)} difference(s) between the recording and the engine"
     note = mode_note(s.family, t.mode)
-    downloads = ", ".join(f'<a href="{href(page, f, directory_urls=ctx.directory_urls)}" download>{label}</a>'
-                          for label, f in export_paths(s.family, s.name))
     lines = [
         # Not in the navigation (its column would stay empty); found first when a search matches.
         "---", "hide:", "  - navigation", "  - toc", "search:", "  boost: 2", "---", "",
@@ -424,7 +415,8 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         f"- **Files:** recording [{code(s.recording_file)}]({repo_link(ctx, s.recording_file)}), "
         f"scenario [{code(s.scenario_file)}]({repo_link(ctx, s.scenario_file)})",
         f"- **Messages:** {counted}",
-        f"- **Download:** {downloads}",
+        f"- **Download:** [JSON Lines]({link(page, jsonl_path(s.family, s.name))})"
+        + (f", [HAR]({link(page, har_path(s.name))})" if s.family == "a2a" else ""),
     ]
     key_order = getattr(s, "key_order", None)  # the key-order verdict, when check gives one
     if key_order is not None:
