@@ -406,6 +406,11 @@ def http_site(tmp_path_factory) -> Iterator[str]:
     (docs / "a2a" / "sessions").mkdir(parents=True)
     (docs / "a2a" / "sessions" / "a2a_versions.md").write_text(render_session(ctx, s, file))
     (docs / "index.md").write_text("# HTTP envelope\n")
+    from agent_loop_sim.exports import har_path, jsonl_path, transcript_har, transcript_jsonl
+
+    (docs / "exports" / "a2a").mkdir(parents=True)  # the session page links its exports
+    (docs / jsonl_path("a2a", t.name)).write_text(transcript_jsonl(t))
+    (docs / har_path(t.name)).write_text(transcript_har(t, "https://research.example.com", "0"))
     server, url = serve(build_without_hook(root, ["index.md", "a2a/sessions/a2a_versions.md"]))
     yield url
     server.shutdown()
