@@ -334,10 +334,10 @@ def build_without_hook(root: Path, nav: list) -> Path:
     docs = root / "docs"
     for assets in ("stylesheets", "javascripts"):
         shutil.copytree(ROOT / "docs" / assets, docs / assets)
+    shutil.copytree(ROOT / "overrides", root / "overrides")  # its repository link makes no API request
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
     for key in ("hooks", "watch"):
         config.pop(key, None)
-    config["theme"].pop("custom_dir", None)
     config.update(plugins=["search"], nav=nav, docs_dir="docs", site_dir="site")
     (root / "mkdocs.yml").write_text(yaml.safe_dump(config))
     done = subprocess.run([MKDOCS, "build", "--strict"], cwd=root, capture_output=True, text=True,
