@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import json
 import marshal
+import math
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .limits import DEPTH, FILE_BYTES
 
 
 def json_path(parts: list[str | int] | tuple[str | int, ...]) -> str:
@@ -52,32 +55,124 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for key, value in pairs:
         if key in seen:
-            raise ValueError(f"duplicate key {key!r}")
+            raise _Duplicate(key)
         seen[key] = value
     return seen
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+class _NotJSON:
+    """A token Python's parser accepts but JSON (RFC 8259) has not: ``NaN``, ``Infinity``, or a
+    number out of a double's range (``1e400``); kept as a marker so the walk can say where it is."""
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+
+def _float(literal: str) -> Any:
+    value = float(literal)
+    return _NotJSON(literal) if math.isinf(value) else value
+
+
+def _lone_surrogate(text: str) -> bool:
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def check_json_value(value: Any) -> None:
+    """Refuse what is not JSON as the SDKs send it, naming its JSON path: ``NaN``/``Infinity``/
+    ``1e400``, a string holding a lone surrogate (``"\\ud800"``: not encodable as UTF-8), and
+    nesting deeper than the depth limit. Iterative, so no input can exhaust Python's stack."""
+    limit = DEPTH.value()
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    while stack:
+        item, path = stack.pop()
+        if len(path) >= limit and isinstance(item, (dict, list)):
+            raise DEPTH.refuse(f"the JSON nests more than {limit} levels deep").within(path=json_path(path))
+        if isinstance(item, dict):
+            for key, child in item.items():
+                if _lone_surrogate(key):
+                    raise InputError("a key holds a lone surrogate (\\ud800-\\udfff), which is not text: "
+                                     "it cannot be sent as UTF-8", path=json_path(path))
+                stack.append((child, path + (key,)))
+        elif isinstance(item, list):
+            stack.extend((child, path + (i,)) for i, child in enumerate(item))
+        elif isinstance(item, str):
+            if _lone_surrogate(item):
+                raise InputError("the string holds a lone surrogate (\\ud800-\\udfff), which is not text: "
+                                 "it cannot be sent as UTF-8", path=json_path(path))
+        elif isinstance(item, _NotJSON):
+            raise InputError(f"{item.literal} is not a JSON number (JSON has no NaN or Infinity, and a number "
+                             f"must fit a double)", path=json_path(path))
+
+
+def read_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a regular file no larger than the file-size limit. A FIFO, a device or a
+    folder is refused without blocking (opened non-blocking, then checked by ``fstat``)."""
+    name = str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise InputError("the file does not exist", file=name) from None
+    except OSError as exc:
+        raise InputError(f"the file cannot be read ({exc.strerror})", file=name) from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = ("a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode)
+                    else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+                    else "a socket" if stat.S_ISSOCK(info.st_mode) else "not a regular file")
+            raise InputError(f"the file is {kind}, not a regular file", file=name)
+        limit = FILE_BYTES.value()
+        if info.st_size > limit:
+            raise FILE_BYTES.refuse(f"the file is {info.st_size:,} bytes").within(file=name)
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise InputError(f"the file cannot be read ({exc.strerror})", file=name) from None
+        if len(data) > limit:  # it grew while being read
+            raise FILE_BYTES.refuse(f"the file is over {limit:,} bytes").within(file=name)
+    return data
+
+
+def parse_json(text: str, name: str) -> Any:
+    """Parse JSON text strictly: no duplicate keys, nothing JSON has not (`check_json_value`)."""
+    try:
+        value = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_NotJSON, parse_float=_float)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", file=name) from None
+    except _Duplicate as exc:
+        raise InputError(f"not valid here: duplicate key {exc.args[0]!r}", file=name) from None
+    except RecursionError:  # deeper than Python's parser goes: far over any depth limit
+        raise DEPTH.refuse(f"the JSON nests more than {DEPTH.value()} levels deep").within(file=name) from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise InputError(f"not valid here: {exc}", file=name) from None
+    try:
+        check_json_value(value)
+    except InputError as exc:
+        raise exc.within(file=name) from None
+    return value
 
 
 def load_json(path: str | os.PathLike[str]) -> Any:
     """Parse a JSON file, turning every way it can be bad into an `InputError`."""
     name = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError("the file does not exist", file=name) from None
-    except OSError as exc:
-        raise InputError(f"the file cannot be read ({exc.strerror})", file=name) from None
+    data = read_file(path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"the file is not UTF-8 (byte {exc.start} is 0x{data[exc.start]:02x})", file=name) from None
     if not text.strip():
         raise InputError("the file is empty", file=name)
-    try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", file=name) from None
-    except ValueError as exc:  # duplicate keys
-        raise InputError(f"not valid here: {exc}", file=name) from None
+    return parse_json(text, name)
 
 
 def dump_json(data: Any) -> str:

@@ -47,7 +47,7 @@ from typing import Any
 
 from ...errors import InputError
 from ...jsonio import json_path
-from ...schema import Field, check_object, describe
+from ...schema import Field, check_object, describe, tag_of
 
 MODES = ("legacy", "2026-07-28", "auto", "raw")
 LISTABLE = ("tools", "resources", "templates", "prompts")
@@ -129,17 +129,14 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
         here = path + ["actions", i]
         if type(action) is not dict:
             raise InputError(f"an action must be an object, got {describe(action)}", path=json_path(here))
-        op = action.get("op")
-        if op not in ACTION_FIELDS:
-            known = ", ".join(ACTION_FIELDS)
-            raise InputError(f"unknown op {op!r} (known: {known})", path=json_path(here + ["op"]))
+        op = tag_of(action, "op", ACTION_FIELDS, here)
         check_object(action, {"op": Field(str), **ACTION_FIELDS[op]}, here, f"a {op!r} action")
         for j, uri in enumerate(action.get("uris", []) if op == "listen" else []):
             Field(str).check(uri, here + ["uris", j])
         if op == "complete":
             ref = action["ref"]
             kind = ref.get("type")
-            if kind not in REF_FIELDS:
+            if type(kind) is not str or kind not in REF_FIELDS:
                 raise InputError(f"a reference's type is 'ref/prompt' or 'ref/resource', got {kind!r}",
                                  path=json_path(here + ["ref", "type"]))
             check_object(ref, REF_FIELDS[kind], here + ["ref"], "a reference")
