@@ -6,6 +6,7 @@ import marshal
 import math
 import os
 import stat
+import time
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -208,3 +209,18 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, only_if_changed: bo
         Path(tmp).unlink(missing_ok=True)
         raise
     return True
+
+
+def remove_stale_temps(folder: str | os.PathLike[str], older_than: float = 60.0) -> list[Path]:
+    """Remove what a `write_atomic` killed mid-write (SIGKILL) left under ``folder``: its
+    ``.NAME.XXXX.tmp`` files older than ``older_than`` seconds (a live writer's are milliseconds old)."""
+    removed = []
+    now = time.time()
+    for path in Path(folder).rglob(".*.tmp"):
+        try:
+            if path.is_file() and now - path.stat().st_mtime > older_than:
+                path.unlink()
+                removed.append(path)
+        except OSError:
+            pass
+    return removed
