@@ -115,6 +115,24 @@ def check_json_value(value: Any) -> None:
                              f"must fit a double)", path=json_path(path))
 
 
+def check_embedded_json(text: str, path: list[str | int]) -> None:
+    """A raw line or body a scenario sends as it is: it may be any text, even bad JSON, but when it
+    parses, what it says must be something a recording can hold (`check_json_value`: no NaN, no
+    lone surrogate, no nesting over the depth limit). ``path`` is the text's own JSON path."""
+    try:
+        value = json.loads(text, parse_constant=_NotJSON, parse_float=_float)
+    except RecursionError:
+        raise DEPTH.refuse(f"the text nests more than {DEPTH.value()} levels deep").within(path=json_path(path)) \
+            from None
+    except ValueError:  # not JSON at all: sent as it is, recorded as raw text
+        return
+    try:
+        check_json_value(value)
+    except InputError as exc:
+        inner = exc.path or "$"
+        raise InputError(f"in the text, at {inner}: {exc.problem}", path=json_path(path)) from None
+
+
 def read_file(path: str | os.PathLike[str]) -> bytes:
     """The bytes of a regular file no larger than the file-size limit. A FIFO, a device or a
     folder is refused without blocking (opened non-blocking, then checked by ``fstat``)."""

@@ -46,7 +46,7 @@ import re
 from typing import Any
 
 from ...errors import InputError
-from ...jsonio import json_path
+from ...jsonio import check_embedded_json, json_path
 from ...schema import Field, check_object, describe, tag_of
 from .states import TASK_STATES
 
@@ -228,6 +228,7 @@ def _validate_raw(raw: dict[str, Any], path: list[str | int]) -> None:
     for i, post in enumerate(posts):
         here = path + ["posts", i]
         check_object(post, POST_FIELDS, here, "a post")
+        check_embedded_json(post["body"], here + ["body"])
         for j, pair in enumerate(post.get("headers", [])):
             if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
                     and all(_HEADER_VALUE.match(x) and x for x in pair)):

@@ -46,7 +46,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import InputError
-from ...jsonio import json_path
+from ...jsonio import check_embedded_json, json_path
 from ...schema import Field, check_object, describe, tag_of
 
 MODES = ("legacy", "2026-07-28", "auto", "raw")
@@ -122,6 +122,7 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
             Field(str).check(line, path + ["lines", i])
             if "\n" in line:
                 raise InputError("a raw line cannot contain a newline", path=json_path(path + ["lines", i]))
+            check_embedded_json(line, path + ["lines", i])
         return
     if "lines" in raw:
         raise InputError(f"only raw sessions have 'lines' (this one is {mode!r})", path=json_path(path + ["lines"]))
