@@ -18,7 +18,7 @@ from .compare import MISSING, Difference, diff_sessions, diff_transcripts
 from .errors import InputError
 from .project import Project
 from .protocols import FAMILIES
-from .recording import Recording, load_recording
+from .recording import Recording, check_metadata, load_recording
 from .scenarios import ScenarioFile, Session
 from .transcript import Transcript
 
@@ -182,6 +182,12 @@ def compare_file(project: Project, file: ScenarioFile, engine: Engine, release: 
         exc.file = recording_file  # the path as the project writes it, not as it was opened
         return RecordingResult(scenario_file, recording_file, file.family, None, (),
                                error=f"the recording cannot be read: {exc}", unreadable=exc)
+    try:
+        check_metadata(recording, release)
+    except InputError as exc:
+        exc.file = recording_file
+        return RecordingResult(scenario_file, recording_file, file.family, recording, (),
+                               error=f"the recording's metadata is wrong: {exc}", unreadable=exc)
     if recording.family != file.family:
         return RecordingResult(scenario_file, recording_file, file.family, recording, (),
                                error=f"{recording_file}: the recording is of family {recording.family!r}, "

@@ -114,5 +114,22 @@ def parse_recording(data: Any, source: str) -> Recording:
     return Recording(family, dict(data["sdk"]), data["transport"], data["scenarios"], sessions)
 
 
+def check_metadata(recording: Recording, release: str | None = None) -> None:
+    """A recording says which SDK release made it and over which transport: it must be the release
+    it is filed under (the pinned one by default) and the family recorder's transport, or the site
+    would name an SDK that never said it. Raises `InputError` naming the field."""
+    family = FAMILIES[recording.family]
+    if family.releases is not None:
+        expected = {"package": family.releases.package, "version": release or family.releases.pinned}
+        for key, value in expected.items():
+            if recording.sdk.get(key) != value:
+                raise InputError(f"the recording says it was made by {key} {recording.sdk.get(key)!r}, but it is "
+                                 f"filed as {family.releases.package} {expected['version']}'s (expected {value!r})",
+                                 path=f"$.sdk.{key}")
+    if recording.transport != family.transport:
+        raise InputError(f"the recording's transport is {recording.transport!r}, but {family.recorder} records "
+                         f"over {family.transport!r}", path="$.transport")
+
+
 def load_recording(path: str) -> Recording:
     return parse_recording(load_json(path), str(path))

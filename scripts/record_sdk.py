@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from agent_loop_sim import scenarios  # noqa: E402
 from agent_loop_sim.errors import RecorderError  # noqa: E402
+from agent_loop_sim.protocols import FAMILIES  # noqa: E402
 from agent_loop_sim.normalise import normalise_mcp  # noqa: E402
 from recorder_cli import innermost, recorder_main  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
@@ -394,7 +395,7 @@ async def record_all(sessions: list[scenarios.Session], timeout: float, jobs: in
 
 
 def main(argv: list[str] | None = None) -> int:
-    return recorder_main(prog="record_sdk", family="mcp", package="mcp", transport="stdio",
+    return recorder_main(prog="record_sdk", family="mcp", package="mcp", transport=FAMILIES["mcp"].transport,
                          record=lambda chosen, timeout, jobs: anyio.run(record_all, chosen, timeout, jobs),
                          description=__doc__.split("\n\n")[0], argv=argv)
 
