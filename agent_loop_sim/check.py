@@ -23,6 +23,14 @@ from .scenarios import ScenarioFile, Session
 from .transcript import Transcript
 
 Engine = Callable[[Session], Transcript]
+PROJECT_ENGINE = "agent_loop_sim.engine:run_session"  #: the project's own engine, as ``module:function``
+
+
+def engine_name(engine: Engine | None) -> str:
+    """``module:function`` of an engine (the project's own when ``None``), for the `Report`."""
+    if engine is None:
+        return PROJECT_ENGINE
+    return f"{getattr(engine, '__module__', '?')}:{getattr(engine, '__qualname__', type(engine).__name__)}"
 
 
 @dataclass(frozen=True)
@@ -88,6 +96,7 @@ class RecordingResult:
 class Report:
     files: tuple[RecordingResult, ...]
     errors: tuple[str, ...] = ()  # problems that stop the report as a whole (bad scenario files)
+    engine: str = PROJECT_ENGINE  # which engine produced it (``module:function``)
 
     @property
     def sessions(self) -> list[SessionResult]:
@@ -237,19 +246,21 @@ def build_report(project: Project, run_session: Engine | None = None,
     ``release`` = (family, version) compares the engine speaking that SDK release with that
     release's recordings, for the family's files only; by default, each family's pinned release."""
     engine = run_session or default_engine()
+    name = engine_name(run_session)
     if files is None:
         try:
             files = project.scenario_files()
         except InputError as exc:
-            return Report((), errors=(f"the scenario files cannot be read: {exc}",))
+            return Report((), errors=(f"the scenario files cannot be read: {exc}",), engine=name)
     if release is None:
-        return Report(tuple(compare_file(project, f, engine) for f in files))
+        return Report(tuple(compare_file(project, f, engine) for f in files), engine=name)
     family, version = release
 
     def speaking(session: Session) -> Transcript:
         return engine(session, release=version)  # type: ignore[call-arg]
 
-    return Report(tuple(compare_file(project, f, speaking, version) for f in files if f.family == family))
+    return Report(tuple(compare_file(project, f, speaking, version) for f in files if f.family == family),
+                  engine=name)
 
 
 def live_differences(committed: Recording, live: Recording) -> list[Difference]:

@@ -38,9 +38,13 @@ def on_config(config):
     spec = os.environ.get("AGENT_LOOP_SIM_ENGINE", "")
     try:
         site_package = _fresh_site_package(root, spec)
-        site = site_package.render_checkout(root, spec, config.use_directory_urls)
+        note = site_package.engine_note
+        refused = note.refusal(spec, bool(config.strict), os.environ.get(note.ALLOW))  # before any work
+        site = None if refused else site_package.render_checkout(root, spec, config.use_directory_urls)
     except Exception as exc:  # still one readable line, not a traceback
         raise PluginError(f"the conformance site could not be rendered: {type(exc).__name__}: {exc}") from exc
+    if refused:
+        raise PluginError(refused)
     for warning in site.warnings:
         log.warning(warning)
     if not site.ok:

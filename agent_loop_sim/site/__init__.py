@@ -7,6 +7,7 @@ adapts `render_site` to MkDocs; ``python -m agent_loop_sim site OUTDIR`` calls `
 """
 from __future__ import annotations
 
+from . import engine_note
 from .build import Site, build_pages, keep_pages, render_checkout, render_site, summary, write_pages
 from .evidence import Finding
 from .findings import FINDINGS

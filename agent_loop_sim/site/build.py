@@ -23,6 +23,7 @@ from .coverage import COVERAGE_PAGE, coverage, render_coverage
 from .coverage import problems as coverage_problems
 from .wire_types import WIRE_TYPES_PAGE, failures, load_verdicts, render_wire_types
 from .wire_types import problems as verdict_problems
+from .engine_note import with_overview_note
 from .evidence import Finding, FindingResult, Recorded, check_findings
 from .findings import FINDINGS
 from .pages import (FINDINGS_PAGE, OVERVIEW, Context, eras_page, family_name, family_page, link, render_eras,
@@ -89,7 +90,7 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     ctx = Context(report, checked, verdicts=verdicts)
     pages = site.pages
 
-    pages[OVERVIEW] = render_overview(ctx)
+    pages[OVERVIEW] = with_overview_note(render_overview(ctx), report)
     nav: list[Any] = [{"Overview": OVERVIEW}]
     if checked:
         pages[FINDINGS_PAGE] = render_findings(ctx)

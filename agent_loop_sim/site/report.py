@@ -12,6 +12,7 @@ def report_json(report: Report, pages: dict[str, str], findings: list[dict[str, 
 
     return {
         "generator": f"agent_loop_sim {__version__}",
+        "engine": report.engine,
         "result": "pass" if report.ok and all(f["holds"] is not False for f in findings) else "fail",
         "sessions": {"total": len(report.sessions), "passed": report.passed,
                      "failed": len(report.sessions) - report.passed},
