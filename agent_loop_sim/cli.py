@@ -16,6 +16,7 @@ exit status 2; a difference or a failed recording exits 1.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import signal
