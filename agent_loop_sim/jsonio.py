@@ -6,6 +6,7 @@ import marshal
 import math
 import os
 import stat
+import sys
 import time
 import tempfile
 from pathlib import Path
@@ -88,31 +89,62 @@ def _lone_surrogate(text: str) -> bool:
     return False
 
 
-def check_json_value(value: Any) -> None:
+def _where(root: Any, path: tuple[str | int, ...]) -> dict[str, Any]:
+    """The session (by name) and message (numbered from 1) a JSON path of a scenario or recording
+    file is in, as far as the path says: ``$.sessions[2].messages[4]...`` -> that session, message 5."""
+    where: dict[str, Any] = {"path": json_path(path)}
+    if len(path) >= 2 and path[0] == "sessions" and isinstance(path[1], int) and isinstance(root, dict):
+        session = root["sessions"][path[1]]
+        if isinstance(session, dict) and isinstance(session.get("name"), str):
+            where["session"] = session["name"]
+        if len(path) >= 4 and path[2] == "messages" and isinstance(path[3], int):
+            where["message"] = path[3] + 1
+    return where
+
+
+def check_json_value(value: Any, depth: int | None = None) -> None:
     """Refuse what is not JSON as the SDKs send it, naming its JSON path: ``NaN``/``Infinity``/
     ``1e400``, a string holding a lone surrogate (``"\\ud800"``: not encodable as UTF-8), and
-    nesting deeper than the depth limit. Iterative, so no input can exhaust Python's stack."""
-    limit = DEPTH.value()
+    nesting deeper than ``depth`` (the user's depth limit unless given). Iterative, so no input can
+    exhaust Python's stack. The error names the session and message the path is in, if any."""
+    try:
+        _check_json_value(value, DEPTH.value() if depth is None else depth)
+    except _Found as found:
+        raise found.error.within(**_where(value, found.path)) from None
+
+
+class _Found(Exception):
+    def __init__(self, error: InputError, path: tuple[str | int, ...]) -> None:
+        self.error, self.path = error, path
+
+
+def _check_json_value(value: Any, limit: int) -> None:
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
     while stack:
         item, path = stack.pop()
         if len(path) >= limit and isinstance(item, (dict, list)):
-            raise DEPTH.refuse(f"the JSON nests more than {limit} levels deep").within(path=json_path(path))
+            raise _Found(_over_depth(limit, "the JSON"), path)
         if isinstance(item, dict):
             for key, child in item.items():
                 if _lone_surrogate(key):
-                    raise InputError("a key holds a lone surrogate (\\ud800-\\udfff), which is not text: "
-                                     "it cannot be sent as UTF-8", path=json_path(path))
+                    raise _Found(InputError("a key holds a lone surrogate (\\ud800-\\udfff), which is not "
+                                            "text: it cannot be sent as UTF-8"), path)
                 stack.append((child, path + (key,)))
         elif isinstance(item, list):
             stack.extend((child, path + (i,)) for i, child in enumerate(item))
         elif isinstance(item, str):
             if _lone_surrogate(item):
-                raise InputError("the string holds a lone surrogate (\\ud800-\\udfff), which is not text: "
-                                 "it cannot be sent as UTF-8", path=json_path(path))
+                raise _Found(InputError("the string holds a lone surrogate (\\ud800-\\udfff), which is not "
+                                        "text: it cannot be sent as UTF-8"), path)
         elif isinstance(item, _NotJSON):
-            raise InputError(f"{item.literal} is not a JSON number (JSON has no NaN or Infinity, and a number "
-                             f"must fit a double)", path=json_path(path))
+            raise _Found(InputError(f"{item.literal} is not a JSON number (JSON has no NaN or Infinity, and "
+                                    f"a number must fit a double)"), path)
+
+
+def _over_depth(limit: int, what: str) -> InputError:
+    if limit == DEPTH.value():
+        return DEPTH.refuse(f"{what} nests more than {limit} levels deep")
+    return InputError(f"{what} nests more than {limit} levels deep")
 
 
 def check_embedded_json(text: str, path: list[str | int]) -> None:
@@ -133,7 +165,7 @@ def check_embedded_json(text: str, path: list[str | int]) -> None:
         raise InputError(f"in the text, at {inner}: {exc.problem}", path=json_path(path)) from None
 
 
-def read_file(path: str | os.PathLike[str]) -> bytes:
+def read_file(path: str | os.PathLike[str], limited: bool = True) -> bytes:
     """The bytes of a regular file no larger than the file-size limit. A FIFO, a device or a
     folder is refused without blocking (opened non-blocking, then checked by ``fstat``)."""
     name = str(path)
@@ -143,26 +175,34 @@ def read_file(path: str | os.PathLike[str]) -> bytes:
         raise InputError("the file does not exist", file=name) from None
     except OSError as exc:
         raise InputError(f"the file cannot be read ({exc.strerror})", file=name) from None
-    with os.fdopen(fd, "rb") as handle:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             kind = ("a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode)
                     else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
                     else "a socket" if stat.S_ISSOCK(info.st_mode) else "not a regular file")
             raise InputError(f"the file is {kind}, not a regular file", file=name)
-        limit = FILE_BYTES.value()
+        limit = FILE_BYTES.value() if limited else max(info.st_size, 1) * 2
         if info.st_size > limit:
             raise FILE_BYTES.refuse(f"the file is {info.st_size:,} bytes").within(file=name)
-        try:
-            data = handle.read(limit + 1)
-        except OSError as exc:
-            raise InputError(f"the file cannot be read ({exc.strerror})", file=name) from None
-        if len(data) > limit:  # it grew while being read
-            raise FILE_BYTES.refuse(f"the file is over {limit:,} bytes").within(file=name)
+        chunks, size = [], 0
+        while size <= limit:  # read at most limit + 1 bytes: a file that grew is caught too
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise InputError(f"the file cannot be read ({exc.strerror})", file=name) from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise FILE_BYTES.refuse(f"the file is over {limit:,} bytes").within(file=name)
     return data
 
 
-def parse_json(text: str, name: str) -> Any:
+def parse_json(text: str, name: str, limited: bool = True) -> Any:
     """Parse JSON text strictly: no duplicate keys, nothing JSON has not (`check_json_value`)."""
     try:
         value = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_NotJSON, parse_float=_float)
@@ -175,23 +215,24 @@ def parse_json(text: str, name: str) -> Any:
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
         raise InputError(f"not valid here: {exc}", file=name) from None
     try:
-        check_json_value(value)
+        check_json_value(value, None if limited else sys.getrecursionlimit())
     except InputError as exc:
         raise exc.within(file=name) from None
     return value
 
 
-def load_json(path: str | os.PathLike[str]) -> Any:
-    """Parse a JSON file, turning every way it can be bad into an `InputError`."""
+def load_json(path: str | os.PathLike[str], limited: bool = True) -> Any:
+    """Parse a JSON file, turning every way it can be bad into an `InputError`. ``limited=False``
+    for the package's own data (family words, release tables): the user's limits are for input."""
     name = str(path)
-    data = read_file(path)
+    data = read_file(path, limited)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"the file is not UTF-8 (byte {exc.start} is 0x{data[exc.start]:02x})", file=name) from None
     if not text.strip():
         raise InputError("the file is empty", file=name)
-    return parse_json(text, name)
+    return parse_json(text, name, limited)
 
 
 def dump_json(data: Any) -> str:

@@ -89,3 +89,16 @@ def on_owner_gone() -> None:
             shutil.rmtree(folder, ignore_errors=True)
         os._exit(128 + signum)
     signal.signal(signal.SIGTERM, handler)
+
+
+def unix_address(name: str) -> str:
+    """The address to bind or connect a Unix socket named ``name``: ``@NAME`` is Linux's abstract
+    namespace (no file to leave behind, no length limit from a long ``TMPDIR``), anything else a path."""
+    return "\0" + name[1:] if name.startswith("@") else name
+
+
+def abstract_socket_name(prefix: str) -> str:
+    """A fresh ``@NAME`` for `unix_address`, unique to this process."""
+    import secrets
+
+    return f"@{prefix}-{os.getpid()}-{secrets.token_hex(6)}"

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import sdk_server  # noqa: E402  (the expensive import, done once)
-from agent_loop_sim.processes import die_with_parent  # noqa: E402
+from agent_loop_sim.processes import die_with_parent, unix_address  # noqa: E402
 
 
 def _serve_child(conn: socket.socket) -> None:
@@ -43,7 +43,7 @@ def main() -> int:
     path = sys.argv[1]
     die_with_parent()  # the recorder's end is this server's end
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
+    listener.bind(unix_address(path))
     listener.listen(128)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     print("ready", flush=True)

@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from agent_loop_sim.processes import die_with_parent  # noqa: E402
+from agent_loop_sim.processes import die_with_parent, unix_address  # noqa: E402
 
 
 class _SocketServer:
@@ -25,7 +25,7 @@ class _SocketServer:
 
     def __init__(self, path: str, stderr_path: str) -> None:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
+        self.sock.connect(unix_address(path))
         self.sock.sendall(json.dumps({"stderr": stderr_path}).encode() + b"\n")
         self.stdout = self.sock.makefile("rb")
         self.stdin = _SocketWriter(self.sock)

@@ -65,6 +65,6 @@ class Family:
     def from_file(cls, path: Path, **code: Any) -> "Family":
         """A family whose words (name, parties, recorder, fixture, prose) are in a JSON file beside
         its code; ``code`` names the rest (model, normal form, scenario schema, rule tables)."""
-        words = load_json(path)
+        words = load_json(path, limited=False)
         words.update(parties=tuple(words["parties"]), fixture=FixtureServer(**words["fixture"]))
         return cls(**words, **code)

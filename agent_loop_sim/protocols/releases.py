@@ -45,7 +45,7 @@ class Releases:
     def from_file(cls, path: Path) -> "Releases":
         """The table as data: ``{"package", "versions", "changelog", "changes": [{key, since, entry,
         url, effect}, ...]}``."""
-        data = load_json(path)
+        data = load_json(path, limited=False)
         changes = tuple(WireChange(**c) for c in data.pop("changes", []))
         return cls(**{**data, "versions": tuple(data["versions"])}, changes=changes)
 
