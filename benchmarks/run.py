@@ -19,6 +19,9 @@ P6, P7  the served peers against the SDK's fixtures served the same way (benchma
 P8  the engine in the browser (headless Chromium): the playground opened -> first transcript,
     cold and with the runtime cached; the engine on every committed session in the browser
     against natively                                             (figures; no goal set)
+P9  the largest input the CLI accepts (every limit at its default: the largest file, the most
+    sessions, the deepest nesting): `run` on it, wall time and peak memory, and the refusal of
+    a file one byte over the limit                               (figures; no goal set)
 """
 from __future__ import annotations
 
@@ -270,6 +273,54 @@ def p5_parallel_recording(project: Project, repeat: int) -> tuple[str, bool]:
             f"{verdict(wall <= 4)}", wall <= 4)
 
 
+def largest_accepted_input(dest: Path) -> tuple[Path, Path]:
+    """A scenario file at every default limit (sessions, nesting depth, just under the largest
+    file), and the same file one byte over the size limit."""
+    from agent_loop_sim.limits import DEPTH, FILE_BYTES, SESSIONS
+
+    deep: object = 1
+    for _ in range(DEPTH.default - 6):  # $ > sessions > a session > actions > an action > arguments
+        deep = [deep]
+
+    def session(i: int, pad: int) -> dict[str, object]:
+        return {"name": f"s{i}", "family": "mcp", "mode": "legacy", "title": "the largest input",
+                "actions": [{"op": "call", "tool": "add", "arguments": {"a": i, "b": 1, "deep": deep, "pad": "x" * pad}}]}
+
+    bare = len(json.dumps({"recording": "largest.json", "sessions": [session(i, 0) for i in range(SESSIONS.default)]}))
+    pad = (FILE_BYTES.default - bare) // SESSIONS.default
+    text = json.dumps({"recording": "largest.json", "sessions": [session(i, pad) for i in range(SESSIONS.default)]})
+    accepted, over = dest / "largest.json", dest / "over.json"
+    accepted.write_text(text)
+    over.write_text(text[:-1] + " " * (FILE_BYTES.default + 1 - len(text)) + text[-1])
+    return accepted, over
+
+
+def run_measured(args: list[str]) -> tuple[float, float, int]:
+    """(seconds, peak resident MB, exit status) of ``python -m agent_loop_sim ARGS``, output dropped."""
+    start = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "agent_loop_sim", *args], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - start, usage.ru_maxrss / 1024, process.returncode
+
+
+def p9_largest_input(repeat: int) -> tuple[str, bool]:
+    with tempfile.TemporaryDirectory(prefix="bench-p9-") as tmp:
+        accepted, over = largest_accepted_input(Path(tmp))
+        runs = [run_measured(["run", str(accepted)]) for _ in range(repeat)]
+        refusals = [run_measured(["run", str(over)]) for _ in range(repeat)]
+        size = accepted.stat().st_size
+    ok = all(code == 0 for *_, code in runs) and all(code == 2 for *_, code in refusals)
+    wall = statistics.median(t for t, _, _ in runs)
+    memory = max(m for _, m, _ in runs)
+    refused = statistics.median(t for t, _, _ in refusals)
+    return (f"P9 the largest accepted input ({size:,} bytes, 1,000 sessions, nesting at the limit): `run` "
+            f"{wall:.2f} s (min {min(t for t, _, _ in runs):.2f}, max {max(t for t, _, _ in runs):.2f}), peak "
+            f"{memory:.0f} MB resident; one byte over the limit refused in {refused:.2f} s"
+            f"{'' if ok else ': an exit status was NOT as expected'}", ok)
+
+
 def built_with_runtime(tmp: Path) -> tuple[Path, Path]:
     """A copy of the checkout with the npm-installed runtime linked in, built: (project, site)."""
     project = copy_checkout(tmp / "project")
@@ -294,6 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         "P6": lambda: peers.p6_serve_mcp(max(5, repeat * 2)),
         "P7": lambda: peers.p7_serve_a2a(max(5, repeat), 100 if args.quick else 400),
         "P8": lambda: p6_browser(built_with_runtime, lambda copy: inbrowser.engine_seconds(str(copy)), repeat),
+        "P9": lambda: p9_largest_input(repeat),
     }
     print(f"benchmark on {os.cpu_count()} cores, {'quick' if args.quick else 'full'} run "
           f"(medians of {repeat} or more)", flush=True)
