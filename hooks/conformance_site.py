@@ -65,3 +65,17 @@ def on_files(files, config):
         files.append(File(path, src_dir=str(cache), dest_dir=config.site_dir,
                           use_directory_urls=config.use_directory_urls))
     return files
+
+
+def on_page_markdown(markdown, page, **kwargs):
+    _last["page"] = page.file.src_uri  # which page MkDocs is rendering, should it fail
+    return markdown
+
+
+def on_build_error(error, **kwargs):
+    """MkDocs names the page it failed on; say which session that page shows."""
+    page, site = _last.get("page"), _last.get("site")
+    name = _last["package"].session_of_page(site, page) if page and site is not None else None
+    if name is not None:
+        log.error(f"the build failed while rendering {page}, the page of session {name!r}: "
+                  f"{type(error).__name__}: {error}")

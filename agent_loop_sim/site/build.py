@@ -159,6 +159,13 @@ def render_checkout(root: Path, engine_spec: str = "", directory_urls: bool = Tr
                        directory_urls=directory_urls)
 
 
+def session_of_page(site: Site, path: str) -> str | None:
+    """The session whose page ``path`` is (so that an error while MkDocs renders it can name it)."""
+    from .pages import session_page
+
+    return next((s.name for s in site.report.sessions if session_page(s.family, s.name) == path), None)
+
+
 def keep_pages(site: Site, folder: Path, touch_all: bool = False) -> list[str]:
     """Keep every page in ``folder``, rewriting only those whose content changed; ``touch_all``
     marks all as changed (every page carries the navigation, so a new nav changes them all).
