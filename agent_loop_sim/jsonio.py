@@ -137,8 +137,8 @@ def _check_json_value(value: Any, limit: int) -> None:
                 raise _Found(InputError("the string holds a lone surrogate (\\ud800-\\udfff), which is not "
                                         "text: it cannot be sent as UTF-8"), path)
         elif isinstance(item, _NotJSON):
-            raise _Found(InputError(f"{item.literal} is not a JSON number (JSON has no NaN or Infinity, and "
-                                    f"a number must fit a double)"), path)
+            raise _Found(InputError(f"{item.literal} is not a JSON number: JSON numbers are finite doubles "
+                                    f"(no NaN, no Infinity, nothing out of range like 1e400)"), path)
 
 
 def _over_depth(limit: int, what: str) -> InputError:
