@@ -169,6 +169,11 @@ CASES: dict[str, tuple[list[str], Callable[[Path], str] | None, int, list[str]]]
                                  ["largest file limit of 1,000", "--max-file-bytes"]),
     "depth_over_the_limit": (["--max-depth", "5", "run"], lambda r: (r / SCN).read_text(), 2,
                              ["nesting depth limit of 5", "AGENT_LOOP_SIM_MAX_DEPTH"]),
+    "seeded_sampling_answer_the_sdk_refuses": (["run"], lambda r: json.dumps({"recording": "x.json", "sessions": [
+        {"name": "modern_bad_seed", "family": "mcp", "mode": "2026-07-28", "title": "t", "actions": [
+            {"op": "call", "tool": "add", "arguments": {"a": 1, "b": 2},
+             "input_responses": {"k": {"role": "assistant", "content": {}, "model": "m"}}}]}]}), 2,
+        ["session 'modern_bad_seed'", "input_responses.k.content", "refuses this sampling answer"]),
     "duplicate_key": (["run"], lambda r: '{"recording": "x.json", "recording": "y.json", "sessions": []}', 2,
                       ["duplicate key 'recording'"]),
     "empty_file": (["run"], lambda r: "", 2, ["the file is empty"]),

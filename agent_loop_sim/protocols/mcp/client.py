@@ -83,7 +83,7 @@ class Answers:
             raise ScriptExhausted(f"the server asked for {kind} but the scenario has no answer left",
                                   path="$.answers." + kind)
         answer = left.pop(0)
-        if not _valid_answer(kind, answer):
+        if not valid_answer(kind, answer):
             # The SDK validates the callback's result with its model; a pydantic ValidationError is
             # answered as INVALID_PARAMS with empty data (mcp.shared.jsonrpc_dispatcher).
             raise NotSupported({"code": jsonrpc.INVALID_PARAMS, "message": "Invalid request parameters", "data": ""})
@@ -110,7 +110,7 @@ def _block(content: dict[str, Any]) -> str | None:
                 None)
 
 
-def _valid_answer(kind: str, answer: dict[str, Any]) -> bool:
+def valid_answer(kind: str, answer: dict[str, Any]) -> bool:
     """Whether the SDK's result model accepts a scripted answer (what the scenario schema leaves open)."""
     if kind == "sampling":
         content = answer.get("content")

@@ -104,6 +104,22 @@ SAMPLING_FIELDS = {
 }
 
 
+def _check_seed(seed: Any, path: list[str | int]) -> None:
+    """A seeded answer is sent by the application itself, so the SDK's client validates it before
+    anything is sent: one its result model refuses never reaches the wire (the application's call
+    raises), and a scenario with one cannot be played; refuse it here, as that call would."""
+    from .client import valid_answer  # the SDK's result rules live with the client model
+
+    if type(seed) is not dict:
+        raise InputError(f"a seeded answer must be an object, got {describe(seed)}", path=json_path(path))
+    kind = "elicitation" if "action" in seed else "sampling"
+    fields = ELICIT_FIELDS if kind == "elicitation" else {**SAMPLING_FIELDS, "role": Field(str, choices=("user", "assistant"))}
+    check_object(seed, fields, path, f"a seeded {kind} answer")
+    if not valid_answer(kind, seed):
+        raise InputError(f"the SDK's client refuses this {kind} answer before sending it (its result model "
+                         f"does not accept the content)", path=json_path(path + ["content"]))
+
+
 def _non_empty(raw: dict[str, Any], key: str, path: list[str | int], what: str, item: str) -> list[Any]:
     if raw.get(key) is None:
         raise InputError(f"missing field {key!r} in {what}", path=json_path(path))
@@ -134,6 +150,8 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
         check_object(action, {"op": Field(str), **ACTION_FIELDS[op]}, here, f"a {op!r} action")
         for j, uri in enumerate(action.get("uris", []) if op == "listen" else []):
             Field(str).check(uri, here + ["uris", j])
+        for key, seed in action.get("input_responses", {}).items():
+            _check_seed(seed, here + ["input_responses", key])
         if op == "complete":
             ref = action["ref"]
             kind = ref.get("type")
