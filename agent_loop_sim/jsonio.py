@@ -123,15 +123,16 @@ def _check_json_value(value: Any, limit: int) -> None:
     while stack:
         item, path = stack.pop()
         if len(path) >= limit and isinstance(item, (dict, list)):
-            raise _Found(_over_depth(limit, "the JSON"), path)
+            raise _Found(_over_depth(limit, "the JSON is nested too deep"), path)
         if isinstance(item, dict):
-            for key, child in item.items():
+            for key in item:
                 if _lone_surrogate(key):
                     raise _Found(InputError("a key holds a lone surrogate (\\ud800-\\udfff), which is not "
                                             "text: it cannot be sent as UTF-8"), path)
-                stack.append((child, path + (key,)))
+            # pushed last to first, so that the first problem in the file is the one reported
+            stack.extend((child, path + (key,)) for key, child in reversed(item.items()))
         elif isinstance(item, list):
-            stack.extend((child, path + (i,)) for i, child in enumerate(item))
+            stack.extend((item[i], path + (i,)) for i in range(len(item) - 1, -1, -1))
         elif isinstance(item, str):
             if _lone_surrogate(item):
                 raise _Found(InputError("the string holds a lone surrogate (\\ud800-\\udfff), which is not "
@@ -141,10 +142,10 @@ def _check_json_value(value: Any, limit: int) -> None:
                                     f"(no NaN, no Infinity, nothing out of range like 1e400)"), path)
 
 
-def _over_depth(limit: int, what: str) -> InputError:
+def _over_depth(limit: int, found: str) -> InputError:
     if limit == DEPTH.value():
-        return DEPTH.refuse(f"{what} nests more than {limit} levels deep")
-    return InputError(f"{what} nests more than {limit} levels deep")
+        return DEPTH.refuse(found)
+    return InputError(f"{found} (more than {limit} levels)")
 
 
 def check_embedded_json(text: str, path: list[str | int]) -> None:
@@ -154,8 +155,7 @@ def check_embedded_json(text: str, path: list[str | int]) -> None:
     try:
         value = json.loads(text, parse_constant=_NotJSON, parse_float=_float)
     except RecursionError:
-        raise DEPTH.refuse(f"the text nests more than {DEPTH.value()} levels deep").within(path=json_path(path)) \
-            from None
+        raise DEPTH.refuse("the text is nested too deep").within(path=json_path(path)) from None
     except ValueError:  # not JSON at all: sent as it is, recorded as raw text
         return
     try:
@@ -211,7 +211,7 @@ def parse_json(text: str, name: str, limited: bool = True) -> Any:
     except _Duplicate as exc:
         raise InputError(f"not valid here: duplicate key {exc.args[0]!r}", file=name) from None
     except RecursionError:  # deeper than Python's parser goes: far over any depth limit
-        raise DEPTH.refuse(f"the JSON nests more than {DEPTH.value()} levels deep").within(file=name) from None
+        raise DEPTH.refuse("the JSON is nested too deep").within(file=name) from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
         raise InputError(f"not valid here: {exc}", file=name) from None
     try:

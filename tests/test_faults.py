@@ -157,7 +157,7 @@ CASES: dict[str, tuple[list[str], Callable[[Path], str] | None, int, list[str]]]
     "ref_type_is_an_array": (["run"], lambda r: scenario_text(r, lambda d: d["sessions"][0]["actions"].append(
         {"op": "complete", "ref": {"type": ["ref/prompt"]}, "argument": {"name": "a", "value": "b"}})), 2,
         ["ref.type"]),
-    "nested_100000_arrays_in_a_scenario": (["check"], lambda r: _nested(DEEP), 2, ["nesting depth", "--max-depth"]),
+    "nested_100000_arrays_in_a_scenario": (["check"], lambda r: _nested(DEEP), 2, ["nesting depth limit", "--max-depth"]),
     "nested_100000_arrays_in_arguments": (["run"], _arguments(_nested(DEEP)), 2, ["nesting depth"]),
     "raw_line_with_nan": (["run"], _raw_line('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":NaN}}'), 2,
                           ["$.sessions[0].lines[0]", "in the text, at $.params.x"]),
