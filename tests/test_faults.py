@@ -52,7 +52,8 @@ def git_status(root: Path) -> list[str]:
 
 
 def processes_of(root: Path) -> list[str]:
-    """Every running process whose command line names the sandbox (recorders, fork servers, tees)."""
+    """Every running process whose command line names the sandbox or that runs in it (the CLI, the
+    recorders it starts with relative paths, fork servers and their servers, tees)."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
@@ -61,7 +62,11 @@ def processes_of(root: Path) -> list[str]:
             cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
-        if str(root) in cmdline:
+        try:
+            cwd = os.readlink(entry / "cwd")
+        except OSError:
+            cwd = ""
+        if str(root) in cmdline or cwd == str(root) or cwd.startswith(f"{root}/"):
             found.append(f"{entry.name}: {cmdline.strip()}")
     return found
 
