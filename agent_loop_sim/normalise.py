@@ -7,7 +7,10 @@ progress token, the ``requestId`` of ``notifications/cancelled``, a subscription
 exactly as written. Key order is kept as the SDK sent it.
 
 A2A: every UUID, wherever it stands (inside strings too), becomes ``<id-N>`` in order of
-appearance over the session; every timestamp becomes ``<time>``; keys are sorted.
+appearance over the session; every timestamp becomes ``<time>``. Keys are kept in the order the
+SDK sent them, except below ``metadata`` and ``data`` (`UNORDERED`), where they are sorted: the
+SDK writes those from protobuf ``Struct``/``map`` values, whose order changes from one process
+to the next. A message's HTTP envelope (``http``, `agent_loop_sim.http_log`) is kept as it is.
 """
 from __future__ import annotations
 
@@ -69,12 +72,19 @@ UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-
 TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$")
 
 
-def _sorted_a2a(obj: Any, rename: Any) -> Any:
+#: The members whose values the SDK writes from a protobuf ``Struct``/``Value`` or a ``map``
+#: (metadata, a data part, error details' metadata): their key order depends on the process's
+#: hash seed, so below them keys are sorted. Everywhere else keys stay in the order sent.
+UNORDERED = frozenset({"metadata", "data"})
+
+
+def _a2a_form(obj: Any, rename: Any, unordered: bool = False) -> Any:
     kind = type(obj)  # JSON values only, so exact types will do
     if kind is dict:
-        return {k: _sorted_a2a(obj[k], rename) for k in sorted(obj)}
+        keys = sorted(obj) if unordered else obj
+        return {k: _a2a_form(obj[k], rename, unordered or k in UNORDERED) for k in keys}
     if kind is list:
-        return [_sorted_a2a(v, rename) for v in obj]
+        return [_a2a_form(v, rename, unordered) for v in obj]
     if kind is not str or "-" not in obj:  # both a UUID and a timestamp have a "-"
         return obj
     return "<time>" if TIMESTAMP.match(obj) else UUID.sub(rename, obj)
@@ -89,4 +99,5 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
             ids[key] = f"<id-{len(ids) + 1}>"
         return ids[key]
 
-    return [Message(m.sender, m.receiver, json=_sorted_a2a(m.json, rename), raw=m.raw, sse=m.sse) for m in messages]
+    return [Message(m.sender, m.receiver, json=_a2a_form(m.json, rename), raw=m.raw, sse=m.sse, http=m.http)
+            for m in messages]
