@@ -7,6 +7,12 @@ never raises for the project's own problems: an unreadable recording, a scenario
 cannot play or a message that differs all end up in `Report.problems`, each naming the file,
 the session, the message number and the JSON path it can. `live_differences` compares a live
 recording with the committed one the same way (``record --check``).
+
+Two verdicts per session: the messages compared as JSON (``passed``: the site's rule, an object's
+members in any order), and the order of the keys (``key_order_verdict``), reported apart. A
+key-order difference fails the check and the build too, but says so in its own words: the site
+claims the engine writes keys in the order the SDK does, so a difference there is a defect,
+just not a difference of values.
 """
 from __future__ import annotations
 
@@ -35,9 +41,10 @@ class SessionResult:
     scenario_file: str
     recorded: Transcript | None
     produced: Transcript | None
-    differences: tuple[Difference, ...] = ()
+    differences: tuple[Difference, ...] = ()  #: value differences (compared as JSON)
     engine_error: str | None = None
     scenario: dict[str, Any] | None = field(default=None, repr=False)  # the scenario session, as written
+    key_order: tuple[Difference, ...] = ()  #: objects with the same keys in another order
 
     @property
     def passed(self) -> bool:
@@ -48,6 +55,16 @@ class SessionResult:
     def verdict(self) -> str:
         return "pass" if self.passed else "fail"
 
+    @property
+    def key_order_verdict(self) -> str:
+        """``same``, or ``differs at <where>`` for the first object whose keys are in another order."""
+        if not self.key_order:
+            return "same"
+        first = self.key_order[0]
+        where = f"message {first.message}, {first.path}" if first.message is not None else first.path
+        more = f" (and {len(self.key_order) - 1} more)" if len(self.key_order) > 1 else ""
+        return f"differs at {where}{more}"
+
     def differences_at(self, message: int | None) -> list[Difference]:
         return [d for d in self.differences if d.message == message]
 
@@ -56,6 +73,7 @@ class SessionResult:
         if self.engine_error is not None:
             out.append(f"session {self.name!r}: the engine failed: {self.engine_error}")
         out += [d.render("committed", "engine") for d in self.differences]
+        out += [f"key order: {d.render('committed', 'engine')}" for d in self.key_order]
         return out
 
 
@@ -195,9 +213,10 @@ def compare_file(project: Project, file: ScenarioFile, engine: Engine, release: 
                                          (Difference(recorded.name, None, "session", "present", MISSING),)))
             continue
         produced, error = _run(engine, session, project)
-        differences = tuple(diff_transcripts(recorded, produced)) if produced is not None else ()
+        found = diff_transcripts(recorded, produced) if produced is not None else []
         results.append(SessionResult(recorded.name, file.family, recording_file, scenario_file,
-                                     recorded, produced, differences, error, session.spec))
+                                     recorded, produced, tuple(d for d in found if not d.key_order), error,
+                                     session.spec, tuple(d for d in found if d.key_order)))
     for session in planned.values():  # in the scenario file, never recorded
         produced, error = _run(engine, session, project)
         results.append(SessionResult(session.name, file.family, recording_file, scenario_file, None, produced,
