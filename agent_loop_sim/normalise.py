@@ -43,14 +43,13 @@ class _Counter:
 def _renumber_mcp(obj: Any, sender: str, counters: dict[str, _Counter]) -> Any:
     if isinstance(obj, list):  # a JSON-RPC batch
         return [_renumber_mcp(item, sender, counters) for item in obj]
-    if not isinstance(obj, dict):
+    if type(obj) is not dict or "id" not in obj:  # (JSON values only: exact types will do)
         return obj
-    out = dict(obj)
-    if "id" in out:
-        if "method" in out:
-            out["id"] = counters[sender].name(out["id"])
-        else:
-            out["id"] = counters["server" if sender == "client" else "client"].answered(out["id"])
+    out = dict(obj)  # a message with nothing to rename is kept as it is, not copied
+    if "method" in out:
+        out["id"] = counters[sender].name(out["id"])
+    else:
+        out["id"] = counters["server" if sender == "client" else "client"].answered(out["id"])
     return out
 
 
@@ -72,12 +71,15 @@ TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2
 def _sorted_a2a(obj: Any, rename: Any) -> Any:
     kind = type(obj)  # JSON values only, so exact types will do
     if kind is dict:
-        return {k: _sorted_a2a(obj[k], rename) for k in sorted(obj)}
+        return {k: _sorted_a2a(v, rename) if type(v) in _WALKED else v for k, v in sorted(obj.items())}
     if kind is list:
-        return [_sorted_a2a(v, rename) for v in obj]
+        return [_sorted_a2a(v, rename) if type(v) in _WALKED else v for v in obj]
     if kind is not str or "-" not in obj:  # both a UUID and a timestamp have a "-"
         return obj
     return "<time>" if TIMESTAMP.match(obj) else UUID.sub(rename, obj)
+
+
+_WALKED = {dict, list, str}  # numbers, booleans and null are kept without a call
 
 
 def normalise_a2a(messages: list[Message]) -> list[Message]:
