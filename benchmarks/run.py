@@ -57,67 +57,10 @@ from agent_loop_sim.site import render_site  # noqa: E402
 from agent_loop_sim.site.build import write_pages  # noqa: E402
 from benchmarks import peers  # noqa: E402
 from agent_loop_sim import inbrowser  # noqa: E402
+from benchmarks.scale import (MKDOCS, MKDOCS_ENV, build_command, copy_checkout, site_bytes,  # noqa: E402
+                              mkdocs_build, synthetic_project)
 from benchmarks.measure import MIN_PAIRS, Run, paired, ratios, run_command, spread, timed  # noqa: E402
 from browser_bench import p6_browser  # noqa: E402
-
-
-COPIED = ("agent_loop_sim", "scenarios", "recordings", "conformance", "hooks", "docs")
-
-
-def copy_checkout(dest: Path) -> Path:
-    for name in COPIED:
-        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", ".cache"))
-    shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
-    return dest
-
-
-MKDOCS = str(ROOT / ".venv" / "bin" / "mkdocs")
-MKDOCS_ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-
-
-def build_command(project: Path) -> list[str]:
-    return [MKDOCS, "build", "--strict", "--site-dir", str(project / "site")]
-
-
-def mkdocs_build(project: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(build_command(project), cwd=project, capture_output=True, text=True, env=MKDOCS_ENV)
-    if check and done.returncode != 0:
-        raise SystemExit(f"mkdocs build failed in {project}:\n{done.stderr[-2000:]}")
-    return done
-
-
-SURFACE_FILES = ("mcp_surface.json", "a2a_surface.json")
-VERDICTS = "verdicts/wire_types.json"
-
-
-def synthetic_project(dest: Path, factor: int) -> Path:
-    """The 26 seed sessions ``factor`` times, each copy under new session names."""
-    copy_checkout(dest)
-    # The surface sessions stay: without them the build refuses (a method of the engine's tables
-    # would be sent by no session), so they are a fixed base under every factor.
-    kept = [json.loads((ROOT / "scenarios" / name).read_text())["recording"] for name in SURFACE_FILES]
-    for folder in ("scenarios", "recordings"):
-        for path in (dest / folder).glob("*.json"):
-            if path.name not in SURFACE_FILES and path.name not in kept:
-                path.unlink()
-    verdicts_path = dest / "recordings" / VERDICTS
-    verdicts = json.loads(verdicts_path.read_text())
-    for seed_file in ("mcp.json", "a2a.json"):
-        scenario = json.loads((ROOT / "scenarios" / seed_file).read_text())
-        recording = json.loads((ROOT / "recordings" / scenario["recording"]).read_text())
-        for k in range(factor):
-            suffix = f"_copy{k}"
-            stem = Path(scenario["recording"]).stem + suffix
-            s = {**scenario, "recording": stem + ".json",
-                 "sessions": [{**x, "name": x["name"] + suffix} for x in scenario["sessions"]]}
-            r = {**recording, "scenarios": f"scenarios/{Path(seed_file).stem}{suffix}.json",
-                 "sessions": [{**x, "name": x["name"] + suffix} for x in recording["sessions"]]}
-            (dest / "scenarios" / f"{Path(seed_file).stem}{suffix}.json").write_text(json.dumps(s))
-            (dest / "recordings" / f"{stem}.json").write_text(json.dumps(r))
-            for x in scenario["sessions"]:
-                verdicts["sessions"][x["name"] + suffix] = verdicts["sessions"][x["name"]]
-    verdicts_path.write_text(json.dumps(verdicts))
-    return dest
 
 
 def timed_build(project: Path) -> Run:
@@ -126,10 +69,6 @@ def timed_build(project: Path) -> Run:
     if done.returncode != 0:
         raise SystemExit(f"mkdocs build failed in {project}: {mkdocs_build(project, check=False).stderr[-2000:]}")
     return done
-
-
-def folder_bytes(folder: Path) -> int:
-    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
 def verdict(ok: bool) -> str:
@@ -337,7 +276,7 @@ def p4_scale(project: Project, pairs: int, factors: list[int]) -> tuple[str, boo
                                          pairs, warmup=0)
             builds[factor] += big_runs
             builds[base] += base_runs
-            size = {f: folder_bytes(projects[f] / "site") for f in (factor, base)}
+            size = {f: site_bytes(projects[f] / "site") for f in (factor, base)}
             growth = {
                 "engine": ratios([per_session(factor, x) for x in engine_big], [per_session(base, x) for x in engine_base]),
                 # the render includes the engine (render_site runs the check): the whole in-memory site
@@ -354,9 +293,9 @@ def p4_scale(project: Project, pairs: int, factors: list[int]) -> tuple[str, boo
         for factor in factors:
             runs = builds[factor]
             n = len(sessions[factor])
-            size = folder_bytes(projects[factor] / "site")
+            size = site_bytes(projects[factor] / "site")
             lines.append(f"   {factor:>3}x {n:>5} sessions: strict build {spread([r.seconds for r in runs], '.1f')} s, "
-                         f"peak memory {spread([r.peak_bytes / 2**20 for r in runs], '.0f')} MiB, site {size / 2**20:.1f} MiB "
+                         f"peak memory {spread([r.peak_bytes / 2**20 for r in runs], '.0f')} MiB, HTML + search index {size / 2**20:.1f} MiB "
                          f"({size / n / 1024:.0f} KiB per session), {len(runs)} builds")
     head = (f"P4 scale ({', '.join(f'{f}x' for f in factors)}): per-session engine, render, build time and site bytes "
             f"at each factor within 1.2x of {factors[0]}x (goal): {verdict(ok)}")
