@@ -57,10 +57,9 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
     counters = {party: _Counter(prefix) for party, prefix in _ID_PREFIX.items()}
     out = []
     for m in messages:
-        if m.is_raw:
-            out.append(m)
-        else:
-            out.append(Message(m.sender, m.receiver, json=_renumber_mcp(m.json, m.sender, counters), sse=m.sse))
+        renumbered = m.json if m.is_raw else _renumber_mcp(m.json, m.sender, counters)
+        # A message with nothing renamed is kept as it is (the messages given are the caller's to drop).
+        out.append(m if renumbered is m.json else Message(m.sender, m.receiver, json=renumbered, sse=m.sse))
     return out
 
 
