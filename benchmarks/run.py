@@ -28,6 +28,8 @@ P8  the engine in the browser (headless Chromium): the playground opened -> firs
     against natively                                             (figures; no goal set)
 P9  importing the MkDocs stack with the bytecode `make setup` compiles, against compiling it
     on import (what the first command after a set-up without it pays)    (figures; no goal)
+P10 the full strict build of this checkout against that of main before issue 16 (--baseline)
+                                                                 goal: <= 0.5x
 """
 from __future__ import annotations
 
@@ -57,7 +59,7 @@ from agent_loop_sim.site import render_site  # noqa: E402
 from agent_loop_sim.site.build import write_pages  # noqa: E402
 from benchmarks import peers  # noqa: E402
 from agent_loop_sim import inbrowser  # noqa: E402
-from benchmarks.scale import (MKDOCS, MKDOCS_ENV, build_command, copy_checkout, site_bytes,  # noqa: E402
+from benchmarks.scale import (COPIED, MKDOCS, MKDOCS_ENV, build_command, copy_checkout, site_bytes,  # noqa: E402
                               mkdocs_build, synthetic_project)
 from benchmarks.measure import MIN_PAIRS, Run, paired, ratios, run_command, spread, timed  # noqa: E402
 from browser_bench import p6_browser  # noqa: E402
@@ -345,6 +347,33 @@ def p5_parallel_recording(project: Project, repeat: int) -> tuple[str, bool]:
             + ", ".join(f"{family} {spread(v, '.2f')} s" for family, v in startup.items()), ok)
 
 
+BASELINE = "31e21ce"  # main when issue 16's work began: the build-time goal is against this site
+
+
+def checkout_at(ref: str, dest: Path) -> Path:
+    """The files of commit ``ref`` (what `copy_checkout` copies), unpacked into ``dest``."""
+    dest.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", ref, *COPIED, "mkdocs.yml"], cwd=ROOT, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+    return dest
+
+
+def p10_build_vs_baseline(pairs: int, baseline: str) -> tuple[str, bool]:
+    """The full strict build of this checkout against the same build of the baseline's, alternately
+    (the same sessions: the baseline's scenarios and recordings are what it had)."""
+    with tempfile.TemporaryDirectory(prefix="bench-p10-") as tmp:
+        ours = copy_checkout(Path(tmp) / "ours")
+        theirs = checkout_at(baseline, Path(tmp) / "baseline")
+        now, then = paired(lambda: timed_build(ours), lambda: timed_build(theirs), pairs, warmup=1)
+        size = site_bytes(ours / "site"), site_bytes(theirs / "site")
+    over = ratios([r.seconds for r in now], [r.seconds for r in then])
+    ok = statistics.median(over) <= 0.5
+    return (f"P10 the full strict build, this checkout {spread([r.seconds for r in now], '.1f')} s vs {baseline} "
+            f"{spread([r.seconds for r in then], '.1f')} s: {spread(over, '.2f')}x, {pairs_note(pairs)} (goal <= 0.5x): "
+            f"{verdict(ok)}; HTML + search index {size[0] / 2**20:.1f} MiB vs {size[1] / 2**20:.1f} MiB; peak memory "
+            f"{spread([r.peak_bytes / 2**20 for r in now], '.0f')} vs {spread([r.peak_bytes / 2**20 for r in then], '.0f')} MiB", ok)
+
+
 MKDOCS_STACK = ("import mkdocs.commands.build, material, pymdownx.superfences, pygments, mkdocstrings, "
                 "jinja2, markdown")
 
@@ -377,6 +406,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="one pair of each, scale 1x and 10x (a smoke run)")
     parser.add_argument("--only", nargs="*", help="run only these (P0 ... P9)")
     parser.add_argument("--pairs", type=int, default=MIN_PAIRS, help=f"alternating pairs per comparison (>= {MIN_PAIRS})")
+    parser.add_argument("--baseline", default=BASELINE, help="P10's baseline commit (default: main before issue 16)")
     parser.add_argument("--factors", type=int, nargs="+", default=[1, 10, 100], help="P4's scale factors, smallest first")
     args = parser.parse_args(argv)
     pairs = 1 if args.quick else max(MIN_PAIRS, args.pairs)
@@ -393,6 +423,7 @@ def main(argv: list[str] | None = None) -> int:
         "P7": lambda: peers.p7_serve_a2a(pairs, 100 if args.quick else 400),
         "P8": lambda: p6_browser(built_with_runtime, lambda copy: inbrowser.engine_seconds(str(copy)), pairs),
         "P9": lambda: p9_bytecode(pairs),
+        "P10": lambda: p10_build_vs_baseline(pairs, args.baseline),
     }
     print(f"benchmark on {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, "
           f"{'quick (one pair each: a smoke run, not figures)' if args.quick else 'full'} run: every comparison "
