@@ -264,7 +264,7 @@ def _scale_projects(tmp: Path, factors: list[int]) -> dict[int, Path]:
     return {factor: synthetic_project(tmp / f"x{factor}", factor) for factor in factors}
 
 
-def p4_scale(project: Project, pairs: int, factors: list[int]) -> tuple[str, bool]:
+def p4_scale(project: Project, pairs: int, factors: list[int], builds: bool = True) -> tuple[str, bool]:
     """1x, 10x, 100x the 26 seed sessions, as synthetic copies under new names (over the fixed
     base of the surface sessions, which the build needs for its coverage). Each larger factor
     is measured in alternating pairs with 1x; per session, so that linear growth is a ratio of 1."""
@@ -280,32 +280,40 @@ def p4_scale(project: Project, pairs: int, factors: list[int]) -> tuple[str, boo
                     engine.run_session(s)
             return timed(run_engine), timed(lambda: render_site(Project(projects[factor]), reference=False))
 
-        builds: dict[int, list[Run]] = {f: [] for f in factors}
+        builds_of: dict[int, list[Run]] = {f: [] for f in factors}
         per_session = lambda f, x: x / len(sessions[f])  # noqa: E731
         for factor in factors[1:]:
             (e_big, r_big), (e_base, r_base) = in_process(factor), in_process(base)
             engine_big, engine_base = paired(e_big, e_base, pairs, warmup=1)
             render_big, render_base = paired(r_big, r_base, pairs, warmup=1)
-            big_runs, base_runs = paired(lambda: timed_build(projects[factor]), lambda: timed_build(projects[base]),
-                                         pairs, warmup=0)
-            builds[factor] += big_runs
-            builds[base] += base_runs
-            size = {f: site_bytes(projects[f] / "site") for f in (factor, base)}
             growth = {
                 "engine": ratios([per_session(factor, x) for x in engine_big], [per_session(base, x) for x in engine_base]),
                 # the render includes the engine (render_site runs the check): the whole in-memory site
                 "render": ratios([per_session(factor, x) for x in render_big], [per_session(base, x) for x in render_base]),
+            }
+            if not builds:  # --no-builds: the in-process figures only, and said so
+                linear = all(statistics.median(v) <= 1.2 for v in growth.values())
+                ok = ok and linear
+                lines.append(f"   {factor}x vs {base}x per session: " + ", ".join(f"{k} {spread(v, '.2f')}x" for k, v in growth.items())
+                             + f"; {pairs_note(pairs)}: {verdict(linear)}; the builds NOT RUN (--no-builds)")
+                continue
+            big_runs, base_runs = paired(lambda: timed_build(projects[factor]), lambda: timed_build(projects[base]),
+                                         pairs, warmup=0)
+            builds_of[factor] += big_runs
+            builds_of[base] += base_runs
+            size = {f: site_bytes(projects[f] / "site") for f in (factor, base)}
+            growth |= {
                 "build time": ratios([per_session(factor, r.seconds) for r in big_runs],
                                      [per_session(base, r.seconds) for r in base_runs]),
-                "build peak memory": ratios([r.peak_bytes for r in big_runs], [r.peak_bytes for r in base_runs]),
+                "build peak memory (whole process, not per session)": ratios([r.peak_bytes for r in big_runs], [r.peak_bytes for r in base_runs]),
             }
             bytes_growth = per_session(factor, size[factor]) / per_session(base, size[base])
             linear = all(statistics.median(growth[k]) <= 1.2 for k in ("engine", "render", "build time")) and bytes_growth <= 1.2
             ok = ok and linear
             lines.append(f"   {factor}x vs {base}x per session: " + ", ".join(f"{k} {spread(v, '.2f')}x" for k, v in growth.items())
                          + f", site bytes {bytes_growth:.2f}x; {pairs_note(pairs)}: {verdict(linear)}")
-        for factor in factors:
-            runs = builds[factor]
+        for factor in factors if builds else ():
+            runs = builds_of[factor]
             n = len(sessions[factor])
             size = site_bytes(projects[factor] / "site")
             lines.append(f"   {factor:>3}x {n:>5} sessions: strict build {spread([r.seconds for r in runs], '.1f')} s, "
@@ -407,6 +415,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="run only these (P0 ... P9)")
     parser.add_argument("--pairs", type=int, default=MIN_PAIRS, help=f"alternating pairs per comparison (>= {MIN_PAIRS})")
     parser.add_argument("--baseline", default=BASELINE, help="P10's baseline commit (default: main before issue 16)")
+    parser.add_argument("--no-builds", action="store_true", help="P4 without its strict builds (the in-process figures only)")
     parser.add_argument("--factors", type=int, nargs="+", default=[1, 10, 100], help="P4's scale factors, smallest first")
     args = parser.parse_args(argv)
     pairs = 1 if args.quick else max(MIN_PAIRS, args.pairs)
@@ -417,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
         "P1": lambda: p1_engine_vs_live(project, pairs),
         "P2": lambda: p2_hook_overhead(project, pairs),
         "P3": lambda: p3_serve_latency(project, pairs),
-        "P4": lambda: p4_scale(project, pairs, factors),
+        "P4": lambda: p4_scale(project, pairs, factors, builds=not args.no_builds),
         "P5": lambda: p5_parallel_recording(project, pairs),
         "P6": lambda: peers.p6_serve_mcp(max(5, pairs * 2)),
         "P7": lambda: peers.p7_serve_a2a(pairs, 100 if args.quick else 400),
