@@ -319,8 +319,9 @@ def p4_scale(project: Project, pairs: int, factors: list[int], builds: bool = Tr
             lines.append(f"   {factor:>3}x {n:>5} sessions: strict build {spread([r.seconds for r in runs], '.1f')} s, "
                          f"peak memory {spread([r.peak_bytes / 2**20 for r in runs], '.0f')} MiB, HTML + search index {size / 2**20:.1f} MiB "
                          f"({size / n / 1024:.0f} KiB per session), {len(runs)} builds")
-    head = (f"P4 scale ({', '.join(f'{f}x' for f in factors)}): per-session engine, render, build time and site bytes "
-            f"at each factor within 1.2x of {factors[0]}x (goal): {verdict(ok)}")
+    measured = "engine, render, build time and site bytes" if builds else "engine and render (no builds)"
+    head = (f"P4 scale ({', '.join(f'{f}x' for f in factors)}): per session, {measured} at each factor within "
+            f"1.2x of {factors[0]}x (goal): {verdict(ok)}")
     return "\n".join([head, *lines]), ok
 
 
