@@ -7,6 +7,8 @@
 ``--release`` names one SDK release of the family (e.g. ``1.3.0`` of a2a-sdk); ``run`` speaks the
 pinned release by default, ``check`` and ``record`` cover every release the model speaks.
     site OUTDIR                      the conformance pages as Markdown, without MkDocs
+    export --format jsonl|har --session NAME [--output F]   a committed session as JSON Lines / HAR
+    export --format junit [SCENARIOS ...] [--output F]       the check as JUnit XML (exit 1 on a failure)
     serve mcp | serve a2a [--port N] a simulated peer: MCP over stdio, A2A over HTTP
     record --against engine --check  the swap test: the simulated peers where the SDK's stood
 
@@ -195,6 +197,40 @@ def cmd_site(project: Project, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(project: Project, args: argparse.Namespace) -> int:
+    """A committed session as JSON Lines or HAR, or the check's report as JUnit XML."""
+    from . import __version__, exports
+
+    files = project.scenario_files(args.scenarios)
+    status = 0
+    if args.format == "junit":
+        report = build_report(project, files=files)
+        out = exports.report_junit(report)
+        status = 0 if report.ok else EXIT_DIFFERENT
+    else:
+        if not args.session:
+            raise InputError(f"export --format {args.format} needs --session NAME")
+        file = next((f for f in files if any(s.name == args.session for s in f.sessions)), None)
+        if file is None:
+            raise InputError(f"no scenario file has a session named {args.session!r}")
+        if args.format == "har" and file.family != "a2a":
+            raise InputError(f"session {args.session!r} is {file.family}, not carried over HTTP: HAR is for A2A sessions")
+        transcript = load_recording(str(project.recording_path(file))).session(args.session)
+        if transcript is None:
+            raise InputError(f"session {args.session!r} is not in {project.relative(project.recording_path(file))}")
+        if args.format == "jsonl":
+            out = exports.transcript_jsonl(transcript)
+        else:
+            from .protocols.a2a import RESEARCH_CARD  # the agent the A2A recordings speak to (paths only)
+
+            out = exports.transcript_har(transcript, RESEARCH_CARD.base_url, __version__)
+    if args.output:
+        write_atomic(args.output, out)
+    else:
+        sys.stdout.write(out)
+    return status
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m agent_loop_sim",
                                      description="The engine, the check and the live recording, from the shell.")
@@ -221,11 +257,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --against engine: the A2A peer command (prints its URL on its first line)")
     site = verbs.add_parser("site", help="write the conformance pages (Markdown) to OUTDIR")
     site.add_argument("outdir")
+    export = verbs.add_parser("export", help="a committed session as JSON Lines or HAR; the check as JUnit XML")
+    export.add_argument("scenarios", nargs="*")
+    export.add_argument("--format", choices=("jsonl", "har", "junit"), required=True)
+    export.add_argument("--session", help="the session to export (jsonl, har)")
+    export.add_argument("--output", help="the file to write (default: standard output)")
     serve = verbs.add_parser("serve", help="serve a simulated peer (MCP over stdio, A2A over HTTP)")
     add_serve_arguments(serve)
     args = parser.parse_args(argv)
     project = Project(Path(args.root))
-    verb = {"run": cmd_run, "check": cmd_check, "record": cmd_record, "site": cmd_site,
+    verb = {"run": cmd_run, "check": cmd_check, "record": cmd_record, "site": cmd_site, "export": cmd_export,
             "serve": lambda _, args: run_peer(args)}[args.verb]
     try:
         return verb(project, args)

@@ -96,6 +96,8 @@ def key_order_json(a: Any, b: Any, path: list[str | int] | None = None) -> Itera
 
 def _message_fields(m: Message) -> dict[str, Any]:
     out: dict[str, Any] = {"from": m.sender, "to": m.receiver, "sse": m.sse}
+    if m.http is not None:  # A2A's HTTP envelope: its method, path, status and headers compared too
+        out["http"] = m.http
     if m.raw is not None:
         out["raw"] = m.raw
     else:

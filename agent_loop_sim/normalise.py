@@ -7,7 +7,10 @@ progress token, the ``requestId`` of ``notifications/cancelled``, a subscription
 exactly as written. Key order is kept as the SDK sent it.
 
 A2A: every UUID, wherever it stands (inside strings too), becomes ``<id-N>`` in order of
-appearance over the session; every timestamp becomes ``<time>``; keys are sorted.
+appearance over the session; every timestamp becomes ``<time>``. Keys are kept in the order the
+SDK sent them, except below ``metadata`` and ``data`` (`UNORDERED`), where they are sorted: the
+SDK writes those from protobuf ``Struct``/``map`` values, whose order changes from one process
+to the next. A message's HTTP envelope (``http``, `agent_loop_sim.http_log`) is kept as it is.
 """
 from __future__ import annotations
 
@@ -43,13 +46,14 @@ class _Counter:
 def _renumber_mcp(obj: Any, sender: str, counters: dict[str, _Counter]) -> Any:
     if isinstance(obj, list):  # a JSON-RPC batch
         return [_renumber_mcp(item, sender, counters) for item in obj]
-    if type(obj) is not dict or "id" not in obj:  # (JSON values only: exact types will do)
+    if not isinstance(obj, dict):
         return obj
-    out = dict(obj)  # a message with nothing to rename is kept as it is, not copied
-    if "method" in out:
-        out["id"] = counters[sender].name(out["id"])
-    else:
-        out["id"] = counters["server" if sender == "client" else "client"].answered(out["id"])
+    out = dict(obj)
+    if "id" in out:
+        if "method" in out:
+            out["id"] = counters[sender].name(out["id"])
+        else:
+            out["id"] = counters["server" if sender == "client" else "client"].answered(out["id"])
     return out
 
 
@@ -57,9 +61,10 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
     counters = {party: _Counter(prefix) for party, prefix in _ID_PREFIX.items()}
     out = []
     for m in messages:
-        renumbered = m.json if m.is_raw else _renumber_mcp(m.json, m.sender, counters)
-        # A message with nothing renamed is kept as it is (the messages given are the caller's to drop).
-        out.append(m if renumbered is m.json else Message(m.sender, m.receiver, json=renumbered, sse=m.sse))
+        if m.is_raw:
+            out.append(m)
+        else:
+            out.append(Message(m.sender, m.receiver, json=_renumber_mcp(m.json, m.sender, counters), sse=m.sse))
     return out
 
 
@@ -67,18 +72,22 @@ UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-
 TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$")
 
 
-def _sorted_a2a(obj: Any, rename: Any) -> Any:
+#: The members whose values the SDK writes from a protobuf ``Struct``/``Value`` or a ``map``
+#: (metadata, a data part, error details' metadata): their key order depends on the process's
+#: hash seed, so below them keys are sorted. Everywhere else keys stay in the order sent.
+UNORDERED = frozenset({"metadata", "data"})
+
+
+def _a2a_form(obj: Any, rename: Any, unordered: bool = False) -> Any:
     kind = type(obj)  # JSON values only, so exact types will do
     if kind is dict:
-        return {k: _sorted_a2a(v, rename) if type(v) in _WALKED else v for k, v in sorted(obj.items())}
+        keys = sorted(obj) if unordered else obj
+        return {k: _a2a_form(obj[k], rename, unordered or k in UNORDERED) for k in keys}
     if kind is list:
-        return [_sorted_a2a(v, rename) if type(v) in _WALKED else v for v in obj]
+        return [_a2a_form(v, rename, unordered) for v in obj]
     if kind is not str or "-" not in obj:  # both a UUID and a timestamp have a "-"
         return obj
     return "<time>" if TIMESTAMP.match(obj) else UUID.sub(rename, obj)
-
-
-_WALKED = {dict, list, str}  # numbers, booleans and null are kept without a call
 
 
 def normalise_a2a(messages: list[Message]) -> list[Message]:
@@ -90,4 +99,5 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
             ids[key] = f"<id-{len(ids) + 1}>"
         return ids[key]
 
-    return [Message(m.sender, m.receiver, json=_sorted_a2a(m.json, rename), raw=m.raw, sse=m.sse) for m in messages]
+    return [Message(m.sender, m.receiver, json=_a2a_form(m.json, rename), raw=m.raw, sse=m.sse, http=m.http)
+            for m in messages]

@@ -7,6 +7,7 @@ A recording file is::
      "sessions": [{"name": ..., "mode": ..., "title": ...,
                    "messages": [{"n": 1, "from": "client", "to": "server", "sse": false,
                                  "json": {...}}   # or "raw": "a line that is not JSON"
+                                # A2A messages also carry "http": their HTTP envelope (http_log)
                                 ]}]}
 
 The engine never reads one; the checker, the site and the tests do.
@@ -73,20 +74,23 @@ def _message_fields(family: str) -> dict[str, Field]:
         "sse": Field(bool),
         "json": Field((dict, list, str, int, float, bool), required=False, nullable=True),
         "raw": Field(str, required=False),
+        "http": Field(dict, required=False),
     }
 
 
 def _well_formed(raw: Any, parties: tuple[str, str]) -> bool:
     """The shape nearly every message has, told in a few comparisons (a message that is not
     this shape is checked field by field, for the error that names what is wrong)."""
-    return (type(raw) is dict and len(raw) == 5 and type(raw.get("n")) is int and raw.get("from") in parties
-            and raw.get("to") in parties and type(raw.get("sse")) is bool
+    return (type(raw) is dict and len(raw) == 5 + ("http" in raw) and type(raw.get("n")) is int
+            and raw.get("from") in parties and raw.get("to") in parties and type(raw.get("sse")) is bool
             and (type(raw.get("raw")) is str if "raw" in raw else "json" in raw))
 
 
 def _message(raw: Any, family: str, path: list[str | int], expected_n: int) -> Message:
     if not _well_formed(raw, FAMILIES[family].parties):
         check_object(raw, _message_fields(family), path, "a message")
+    if "http" in raw:
+        _http(raw["http"], path + ["http"])
     if ("json" in raw) == ("raw" in raw):
         raise InputError("a message has exactly one of 'json' and 'raw'", path=json_path(path))
     if raw["n"] != expected_n:
@@ -94,7 +98,21 @@ def _message(raw: Any, family: str, path: list[str | int], expected_n: int) -> M
                          path=json_path(path + ["n"]))
     if raw["from"] == raw["to"]:
         raise InputError("a message goes from one party to the other", path=json_path(path + ["to"]))
-    return Message(sender=raw["from"], receiver=raw["to"], json=raw.get("json"), raw=raw.get("raw"), sse=raw["sse"])
+    return Message(sender=raw["from"], receiver=raw["to"], json=raw.get("json"), raw=raw.get("raw"), sse=raw["sse"],
+                   http=raw.get("http"))
+
+
+_HTTP_REQUEST = {"method": Field(str), "path": Field(str), "headers": Field(list)}
+_HTTP_REPLY = {"status": Field(int), "headers": Field(list)}
+
+
+def _http(http: Any, path: list[str | int]) -> None:
+    """An A2A message's HTTP envelope (`agent_loop_sim.http_log`): a request's or a reply's."""
+    check_object(http, _HTTP_REPLY if isinstance(http, dict) and "status" in http else _HTTP_REQUEST,
+                 path, "an HTTP envelope")
+    for i, pair in enumerate(http["headers"]):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+            raise InputError("a header is a [name, value] pair of strings", path=json_path(path + ["headers", i]))
 
 
 def parse_recording(data: Any, source: str) -> Recording:

@@ -18,6 +18,7 @@ class Message:
     json: Any = None
     raw: str | None = None
     sse: bool = False
+    http: dict[str, Any] | None = None  # A2A: the HTTP envelope (`agent_loop_sim.http_log`)
 
     @classmethod
     def from_line(cls, sender: str, receiver: str, line: str) -> "Message":
@@ -33,6 +34,8 @@ class Message:
 
     def to_dict(self, n: int) -> dict[str, Any]:
         out: dict[str, Any] = {"n": n, "from": self.sender, "to": self.receiver, "sse": self.sse}
+        if self.http is not None:
+            out["http"] = self.http
         if self.raw is not None:
             out["raw"] = self.raw
         else:

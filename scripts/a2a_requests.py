@@ -23,8 +23,6 @@ from typing import Any
 from a2a.types import TaskState
 from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH, PROTOCOL_VERSION_CURRENT, VERSION_HEADER
 
-#: The headers a card answer is written down with, in this order.
-CARD_HEADERS = ("Content-Type", "ETag")
 #: The states after which the application stops reading a stream: finished, or waiting for it.
 STOPS_AT = frozenset(TaskState.Name(s) for s in (
     TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_FAILED,
@@ -63,18 +61,6 @@ class Call:
             return self.raw.encode()
         return json.dumps(self.body).encode() if self.body is not None else None
 
-    def written(self) -> Any:
-        """The request as a transcript message."""
-        if self.raw is not None:  # written down whole: the headers matter as much as the text
-            return {"method": self.method, "url": self.url, "headers": [[k, v] for k, v in self.headers],
-                    "body": self.raw}
-        if self.method == "POST":
-            return self.body
-        out: dict[str, Any] = {"method": self.method, "url": self.url}
-        if self.headers:
-            out["headers"] = [[k, v] for k, v in self.headers]
-        return out
-
 
 @dataclass
 class Answer:
@@ -83,19 +69,8 @@ class Answer:
     status: int = 0
     headers: list[tuple[str, str]] = field(default_factory=list)
     body: Any = None
+    text: str | None = None  # the body, when it is not JSON
     events: list[Any] | None = None
-
-    def written(self, call: Call) -> Any:
-        """The answer as a transcript message (a stream's events are messages of their own)."""
-        if call.method == "POST" and call.raw is not None:
-            return {"status": self.status, "body": self.body}
-        if call.method == "POST":
-            return self.body
-        out: dict[str, Any] = {"status": self.status, "headers": [[name, value] for name in CARD_HEADERS
-                                                                  if (value := header(self.headers, name)) is not None]}
-        if self.body is not None:
-            out["body"] = self.body
-        return out
 
 
 def _task_of(result: Any) -> tuple[Any, Any, Any] | None:

@@ -10,6 +10,10 @@ when it has what it waits for. Every HTTP request runs on an event loop of its o
 runs until nothing is left to do and is then closed, so the agent keeps only its task store
 between requests.
 
+Every message carries its HTTP envelope as it crossed the ASGI app (``agent_loop_sim.http_log``):
+a request's method, path and headers as sent, an answer's status and headers as the SDK started
+its response (a stream's on its first event).
+
 The normalised transcripts are printed as JSON on stdout; ``python -m agent_loop_sim record``
 turns them into the committed file. Any failure (a session runs past its timeout, the agent
 raises inside ``execute``/``cancel``, the SDK raises or answers what HTTP does not allow) exits 1
@@ -48,6 +52,7 @@ from agent_loop_sim import scenarios  # noqa: E402
 from agent_loop_sim.errors import InputError, RecorderError  # noqa: E402
 from agent_loop_sim.normalise import normalise_a2a  # noqa: E402
 from recorder_cli import recorder_main  # noqa: E402
+from agent_loop_sim.http_log import event_message, reply_message, request_message  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 from conformance import a2a_sdk_server as fixture  # noqa: E402
 from a2a_requests import Answer, Call, StepError, player_for  # noqa: E402
@@ -132,7 +137,7 @@ async def _settle() -> None:
         await asyncio.sleep(0)
 
 
-async def _carry(app: Any, request: Call, on_event: Callable[[Any], bool]) -> tuple[Answer, bool]:
+async def _carry(app: Any, request: Call, on_event: Callable[[Any, Answer], bool]) -> tuple[Answer, bool]:
     """Carry one request to the ASGI app; stream events go to ``on_event`` until it says stop.
 
     Returns the answer and whether the orchestrator hung up (rather than the agent closing)."""
@@ -178,7 +183,7 @@ async def _carry(app: Any, request: Call, on_event: Callable[[Any], bool]) -> tu
                     event = json.loads(data)
                     assert response.events is not None
                     response.events.append(event)
-                    if on_event(event):
+                    if on_event(event, response):
                         stopped = True
                         closed.set()  # the orchestrator hangs up
                         break
@@ -190,19 +195,19 @@ async def _carry(app: Any, request: Call, on_event: Callable[[Any], bool]) -> tu
     await app(scope, receive, send)
     await _settle()
     if sse is None:
-        response.body = _body(b"".join(chunks))
+        _read_body(response, b"".join(chunks))
     return response, stopped
 
 
-def _body(raw: bytes) -> Any:
+def _read_body(response: Answer, raw: bytes) -> None:
     """An answer's body: its JSON, or (a raw post may be answered so) its text."""
     try:
-        return json.loads(raw) if raw else None
+        response.body = json.loads(raw) if raw else None
     except ValueError:
-        return raw.decode("utf-8", "replace")
+        response.text = raw.decode("utf-8", "replace")
 
 
-def _play(session: scenarios.Session, carry: Callable[[Call, Callable[[Any], bool]], tuple[Answer, bool]],
+def _play(session: scenarios.Session, carry: Callable[[Call, Callable[[Any, Answer], bool]], tuple[Answer, bool]],
           check: Callable[[], None] = lambda: None) -> Transcript:
     """Play one session, each request carried by ``carry``; any fault raises `RecorderError`."""
     player = player_for(session.spec, fixture.BASE_URL, fixture.JSONRPC_PATH)
@@ -214,10 +219,11 @@ def _play(session: scenarios.Session, carry: Callable[[Call, Callable[[Any], boo
             raise RecorderError(f"step {player.done}: {exc}") from None
         if request is None:
             break
-        messages.append(Message("orchestrator", "agent", json=request.written()))
+        messages.append(request_message(request.method, request.url, request.headers, request.body, request.raw))
 
-        def on_event(event: Any) -> bool:
-            messages.append(Message("agent", "orchestrator", json=event, sse=True))
+        def on_event(event: Any, answer: Answer) -> bool:
+            # The answer's status and headers came before its events; the first event carries them.
+            messages.append(event_message(event, len(answer.events or ()) == 1, answer.status, answer.headers))
             return player.event(event)
 
         try:
@@ -234,7 +240,7 @@ def _play(session: scenarios.Session, carry: Callable[[Call, Callable[[Any], boo
             if not hung_up:
                 player.stream_closed()
         else:
-            messages.append(Message("agent", "orchestrator", json=response.written(request)))
+            messages.append(reply_message(response.status, response.headers, response.body, response.text))
             player.answer(response)
     return Transcript(session.name, session.mode, session.title, normalise_a2a(messages))
 
@@ -256,18 +262,18 @@ def record_session_over_http(session: scenarios.Session, base_url: str) -> Trans
     import httpx  # only this mode needs a real HTTP client
 
     with httpx.Client(base_url=base_url, timeout=None) as client:
-        def carry(request: Call, on_event: Callable[[Any], bool]) -> tuple[Answer, bool]:
+        def carry(request: Call, on_event: Callable[[Any, Answer], bool]) -> tuple[Answer, bool]:
             path = "/" + request.url.split("://", 1)[-1].partition("/")[2]
             with client.stream(request.method, path, headers=request.headers, content=request.content()) as answer:
                 response = Answer(answer.status_code, list(answer.headers.items()))
                 if not answer.headers.get("content-type", "").startswith("text/event-stream"):
-                    response.body = _body(answer.read())
+                    _read_body(response, answer.read())
                     return response, False
                 sse, response.events = _SseReader(), []
                 for chunk in answer.iter_bytes():
                     for data in sse.feed(chunk):
                         response.events.append(json.loads(data))
-                        if on_event(response.events[-1]):
+                        if on_event(response.events[-1], response):
                             return response, True  # leaving the block closes the connection: a hang-up
                 return response, False
 

@@ -204,15 +204,14 @@ def a2a_verdicts(transcript: Transcript) -> list[dict[str, Any]]:
     for m in transcript.messages:
         data = m.json
         if m.sender == "orchestrator":
-            raw = isinstance(data, dict) and isinstance(data.get("body"), str) and "url" in data
-            if isinstance(data, dict) and data.get("method") == "GET":
+            if (m.http or {}).get("method") == "GET":
                 method = "card"
                 out.append(verdict(None, "HTTP GET", "a card fetch has no body"))
                 continue
             body = data
-            if raw:
+            if m.is_raw:  # a raw post: its text, exactly as written
                 try:
-                    body = json.loads(data["body"])
+                    body = json.loads(m.raw)
                 except ValueError:
                     method = None
                     out.append(verdict(False, "JSON-RPC 2.0", "not JSON"))
@@ -231,12 +230,10 @@ def a2a_verdicts(transcript: Transcript) -> list[dict[str, Any]]:
                 out.append(_proto(A2A_PARAMS[method], body.get("params", {})))
             continue
         if method == "card":
-            body = data.get("body") if isinstance(data, dict) else None
-            out.append(_proto(a2a_pb2.AgentCard, body) if body is not None else verdict(None, "HTTP 304", "no body"))
+            out.append(_proto(a2a_pb2.AgentCard, data) if data is not None
+                       else verdict(None, f"HTTP {(m.http or {}).get('status')}", "no body"))
             continue
-        if isinstance(data, dict) and isinstance(data.get("status"), int) and "body" in data and "jsonrpc" not in data:
-            data = data["body"]  # the answer to a raw post, written down with its status
-        out.append(_a2a_response(data, method))
+        out.append(_a2a_response(data, method) if not m.is_raw else verdict(False, "JSON-RPC 2.0", "not JSON"))
     return out
 
 

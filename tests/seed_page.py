@@ -35,3 +35,41 @@ def seed_sessions() -> dict[str, list[dict]]:
         if line.startswith("conformance/") or line == "The server":
             current = None
     return sessions
+
+
+def a2a_as_the_seed_wrote_it(messages: list[dict]) -> list[dict]:
+    """Messages as the seed page wrote them: without the HTTP envelope, except for a card fetch and
+    its answer, written as one HTTP object (the URL in full, the answer's headers in the order
+    Content-Type, ETag where the SDK sends ETag first)."""
+    out, fetched = [], False
+    for m in messages:
+        m, http = dict(m), m.get("http") or {}
+        m.pop("http", None)
+        if http.get("method") == "GET":
+            m["json"] = {"method": "GET", "url": "https://research.example.com" + http["path"],
+                         **({"headers": http["headers"]} if http["headers"] else {})}
+        elif fetched:
+            headers = sorted(http["headers"], key=lambda h: ["Content-Type", "ETag"].index(h[0]))
+            m["json"] = {"status": http["status"], "headers": headers,
+                         **({"body": m["json"]} if m["json"] is not None else {})}
+        fetched = http.get("method") == "GET"
+        out.append(m)
+    return _numbered_in_sorted_order(out)
+
+
+def _numbered_in_sorted_order(messages: list[dict]) -> list[dict]:
+    """The seed page sorted every object's keys before numbering ids (``<id-N>`` in order of
+    appearance); the recordings keep the SDK's key order, so the ids are numbered again here."""
+    names: dict[str, str] = {}
+
+    def rename(match: re.Match) -> str:
+        return names.setdefault(match.group(0), f"<id-{len(names) + 1}>")
+
+    def walk(value):
+        if isinstance(value, dict):
+            return {k: walk(value[k]) for k in sorted(value)}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        return re.sub(r"<id-\d+>", rename, value) if isinstance(value, str) else value
+
+    return [walk(m) for m in messages]

@@ -31,4 +31,4 @@ def test_if_none_match_uses_the_weak_comparison():
 def test_a_hit_is_304_with_the_etag_and_no_body():
     assert serve_card(RESEARCH_CARD, SEED_ETAG) == (304, [("ETag", SEED_ETAG)], None)
     status, headers, body = serve_card(RESEARCH_CARD, "")
-    assert status == 200 and headers[0] == ("Content-Type", "application/json") and body["name"] == "Research agent"
+    assert status == 200 and headers == [("ETag", SEED_ETAG), ("Content-Type", "application/json")] and body["name"] == "Research agent"

@@ -11,7 +11,7 @@ from agent_loop_sim import engine, scenarios
 from agent_loop_sim.compare import diff_sessions
 from agent_loop_sim.recording import load_recording
 from conftest import ROOT, run_cli
-from seed_page import SEED, seed_sessions
+from seed_page import SEED, a2a_as_the_seed_wrote_it, seed_sessions
 
 A2A_FILES = [scenarios.load(ROOT / "scenarios" / name) for name in ("a2a.json", "a2a_more.json")]
 SESSIONS = [(f, s) for f in A2A_FILES for s in f.sessions]
@@ -37,7 +37,9 @@ def test_the_committed_recording_is_the_seed_page_message_for_message():
     recording = load_recording(str(ROOT / "recordings" / "a2a_sdk_exchanges.json"))
     assert len(recording.sessions) == 8 and recording.message_count == 56
     for transcript in recording.sessions:
-        assert [m.to_dict(i) for i, m in enumerate(transcript.messages, 1)] == seed[transcript.name], transcript.name
+        assert a2a_as_the_seed_wrote_it([m.to_dict(i) for i, m in enumerate(transcript.messages, 1)]) \
+            == seed[transcript.name], transcript.name
+
 
 
 def test_the_engine_runs_without_any_recording(tmp_path: Path):

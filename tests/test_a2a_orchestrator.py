@@ -42,9 +42,10 @@ def test_no_version_means_no_header_and_a_message_label_reuses_the_id():
 def test_revalidation_sends_the_etag_of_the_last_card():
     orchestrator = Orchestrator([{"op": "card"}, {"op": "card", "revalidate": True}], URL)
     first = orchestrator.next_request()
-    assert first.transcript() == {"method": "GET", "url": URL + "/.well-known/agent-card.json"}
+    assert (first.method, first.url, first.headers) == ("GET", URL + "/.well-known/agent-card.json", [])
+    assert first.message().http == {"method": "GET", "path": "/.well-known/agent-card.json", "headers": []}
     orchestrator.receive(HttpResponse(200, [("ETag", 'W/"x"')], {}))
-    assert orchestrator.next_request().transcript()["headers"] == [["If-None-Match", 'W/"x"']]
+    assert orchestrator.next_request().message().http["headers"] == [["If-None-Match", 'W/"x"']]
 
 
 @pytest.mark.parametrize("event, final", [

@@ -24,7 +24,8 @@ def test_requests_follow_the_answers():
                          {"op": "get", "task": "m", "history_length": 1, "version": None}],
                         "https://agent.example", "/a2a")
     card = player.next_request()
-    assert card.written() == {"method": "GET", "url": "https://agent.example/.well-known/agent-card.json"}
+    assert (card.method, card.url, card.headers, card.body) == (
+        "GET", "https://agent.example/.well-known/agent-card.json", [], None)
     player.answer(Answer(200, [("etag", 'W/"x"')], {}))
     assert player.next_request().headers == [("If-None-Match", 'W/"x"')]
     player.answer(Answer(304, [("etag", 'W/"x"')]))

@@ -43,3 +43,18 @@ def test_every_field_printed():
     out = with_every_field("Message", {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "x"}]})
     assert out == {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "x", "filename": "", "mediaType": ""}],
                    "contextId": "", "taskId": "", "extensions": [], "referenceTaskIds": []}
+
+
+def test_answers_are_written_in_the_order_protobuf_writes_fields():
+    from agent_loop_sim.protocols.a2a.types import written
+
+    task = {"history": [{"parts": [{"text": "hi"}], "role": "ROLE_USER", "taskId": "t", "messageId": "m",
+                         "contextId": "c"}],
+            "status": {"timestamp": "now", "state": "TASK_STATE_WORKING"}, "contextId": "c", "id": "t"}
+    out = written("SendMessageResponse", {"task": task})
+    assert list(out["task"]) == ["id", "contextId", "status", "history"]
+    assert list(out["task"]["status"]) == ["state", "timestamp"]
+    assert list(out["task"]["history"][0]) == ["messageId", "contextId", "taskId", "role", "parts"]
+    # every field printed: those holding a value first, then those at their default
+    listing = written("ListTasksResponse", {"tasks": [], "nextPageToken": "", "pageSize": 50, "totalSize": 0})
+    assert list(listing) == ["pageSize", "tasks", "nextPageToken", "totalSize"]

@@ -41,6 +41,12 @@ def _get(value: Any, path: list) -> Any:
 def _mutate(message: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], str]:
     """One change to one value of a message; returns the message and the changed JSON path."""
     message = copy.deepcopy(message)
+    if "http" in message and rng.random() < 0.2:  # A2A's HTTP envelope: a method, path, status or header
+        http = message["http"]
+        path = rng.choice([p for p in _leaves(http, []) if not isinstance(_get(http, p), (dict, list))])
+        value = _get(http, path)
+        _get(http, path[:-1])[path[-1]] = value + 1 if isinstance(value, int) else value + "x"
+        return message, "$.http" + json_path(path)[1:]
     field = "json" if "json" in message else "raw"
     if field == "raw" or rng.random() < 0.05:
         key = rng.choice(["from", "sse"] if field == "json" else ["raw", "sse"])
@@ -113,5 +119,6 @@ def test_the_kill_check_can_fail():
     data = load_json(project.recording_path(file))
     produced = [engine.run_session(s) for s in file.sessions]
     assert diff_sessions(parse_recording(data, "x").sessions, produced) == []
-    data["sessions"][0]["messages"][0]["json"]["jsonrpc"] = "1.0"
+    request = next(m for m in data["sessions"][0]["messages"] if isinstance(m.get("json"), dict) and "jsonrpc" in m["json"])
+    request["json"]["jsonrpc"] = "1.0"
     assert len(diff_sessions(parse_recording(data, "x").sessions, produced)) == 1

@@ -39,5 +39,19 @@ def test_a2a_uuids_in_order_of_appearance_inside_strings_too_and_times_blanked()
     log = [Message("agent", "orchestrator", json={"z": u2, "a": f"Task {u1} is done",
                                                   "status": {"timestamp": "2026-12-02T10:00:00.123456+00:00"}})]
     (m,) = normalise_a2a(log)
-    assert list(m.json) == ["a", "status", "z"]
-    assert m.json == {"a": "Task <id-1> is done", "status": {"timestamp": "<time>"}, "z": "<id-2>"}
+    assert list(m.json) == ["z", "a", "status"]  # the order sent
+    assert m.json == {"z": "<id-1>", "a": "Task <id-2> is done", "status": {"timestamp": "<time>"}}
+
+
+def test_a2a_keys_keep_their_order_except_below_metadata_and_data():
+    http = {"status": 200, "headers": [["Content-Type", "application/json"]]}
+    log = [Message("agent", "orchestrator", http=http, json={
+        "result": {"message": {"messageId": "m", "role": "ROLE_AGENT", "metadata": {"z": {"y": 1, "b": 2}, "a": 1},
+                               "parts": [{"data": {"k": 1, "c": [{"q": 1, "p": 2}]}}]}}, "id": 1, "jsonrpc": "2.0"})]
+    (m,) = normalise_a2a(log)
+    assert list(m.json) == ["result", "id", "jsonrpc"]
+    message = m.json["result"]["message"]
+    assert list(message) == ["messageId", "role", "metadata", "parts"]
+    assert list(message["metadata"]) == ["a", "z"] and list(message["metadata"]["z"]) == ["b", "y"]
+    assert list(message["parts"][0]["data"]) == ["c", "k"] and list(message["parts"][0]["data"]["c"][0]) == ["p", "q"]
+    assert m.http == http

@@ -8,7 +8,7 @@ import pytest
 
 from agent_loop_sim.recording import load_recording
 from conftest import ROOT
-from seed_page import SEED, seed_sessions
+from seed_page import SEED, a2a_as_the_seed_wrote_it, seed_sessions
 
 pytestmark = pytest.mark.skipif(not SEED.exists(), reason="the seed page is not beside this checkout")
 
@@ -45,6 +45,8 @@ def test_the_committed_recording_equals_the_seed_page(family):
         actual = [m.to_dict(i) for i, m in enumerate(transcript.messages, 1)]
         if family == "mcp":
             actual = _tokens_named_as_on_the_seed_page(actual)
+        else:
+            actual = a2a_as_the_seed_wrote_it(actual)
         assert actual == expected, transcript.name
     page = {name for name, messages in seed.items() if messages[0]["from"] in ("client", "orchestrator")
             and ("client" if family == "mcp" else "orchestrator") == messages[0]["from"]}

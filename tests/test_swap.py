@@ -25,7 +25,14 @@ def test_an_a2a_peer_that_differs_in_one_field_fails_the_swap_test():
     done = run_cli("record", "--against", "engine", "--check", "scenarios/a2a.json", "--a2a-peer", f"{FAKE} a2a")
     assert done.returncode == 1, done.stdout + done.stderr
     assert "DIFFERENT recordings/a2a_sdk_exchanges.json" in done.stdout
-    assert "session 'a2a_send', message 2, $.body.description" in done.stdout
+    assert "session 'a2a_send', message 2, $.description" in done.stdout
+
+
+def test_an_a2a_peer_that_differs_in_one_header_fails_the_swap_test():
+    done = run_cli("record", "--against", "engine", "--check", "scenarios/a2a.json", "--a2a-peer", f"{FAKE} a2a-header")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert ("session 'a2a_send', message 2, $.http.headers[1][1]: committed \"application/json\", "
+            "live \"application/json; charset=utf-8\"") in done.stdout
 
 
 def test_the_swap_test_only_compares():

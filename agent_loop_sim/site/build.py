@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..check import Engine, Report, build_report, load_engine
+from ..exports import JUNIT_FILE, har_path, jsonl_path, report_junit, transcript_har, transcript_jsonl
 from ..jsonio import write_atomic
 from ..project import Project
 from .architecture import ARCHITECTURE_PAGE, render_architecture
@@ -148,8 +149,25 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     pages[REPORT_FILE] = json.dumps(report_json(report, urls, [r.to_dict() for r in checked]),
                                     indent=2, ensure_ascii=False) + "\n"
     pages[BADGE_FILE] = conformance_badge(report.passed, len(report.sessions))
+    pages.update(export_files(report))
     site.nav = nav
     return site
+
+
+def export_files(report: Report) -> dict[str, str]:
+    """The exports beside the pages: each session's committed transcript as JSON Lines and, for
+    A2A, as HAR; the whole run as JUnit XML beside ``conformance.json``."""
+    from .. import __version__
+    from ..protocols.a2a import RESEARCH_CARD  # the agent the A2A recordings speak to (paths only)
+
+    out = {JUNIT_FILE: report_junit(report)}
+    for s in report.sessions:
+        if s.recorded is None:
+            continue
+        out[jsonl_path(s.family, s.name)] = transcript_jsonl(s.recorded)
+        if s.family == "a2a":
+            out[har_path(s.name)] = transcript_har(s.recorded, RESEARCH_CARD.base_url, __version__)
+    return out
 
 
 def render_checkout(root: Path, engine_spec: str = "", directory_urls: bool = True) -> Site:

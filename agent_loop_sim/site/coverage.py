@@ -81,12 +81,12 @@ def a2a_sent(transcript: Transcript) -> set[str]:
     """The JSON-RPC methods a session's requests name (a raw post's body is read as JSON)."""
     out: set[str] = set()
     for m in transcript.messages:
-        if m.sender != "orchestrator" or not isinstance(m.json, dict):
+        if m.sender != "orchestrator":
             continue
         body = m.json
-        if isinstance(body.get("body"), str) and "url" in body:  # a raw post, written down whole
+        if m.is_raw:  # a raw post, written down as posted
             try:
-                body = json.loads(body["body"])
+                body = json.loads(m.raw)
             except ValueError:
                 continue
         out.update(item["method"] for item in _items(body))

@@ -86,7 +86,10 @@ def message_at(rec: Recorded, session: str, n: int) -> Message:
 def json_at(rec: Recorded, session: str, n: int, path: str) -> Any:
     message = message_at(rec, session, n)
     if message.is_raw:
-        raise NotThere(f"session {session!r}, message {n} is a raw line, not JSON")
+        try:  # an A2A raw post is written down as posted; when that text is JSON, its JSON is read
+            return resolve(json.loads(message.raw), path)
+        except ValueError:
+            raise NotThere(f"session {session!r}, message {n} is a raw line, not JSON") from None
     return resolve(message.json, path)
 
 

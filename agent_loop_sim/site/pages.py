@@ -12,10 +12,10 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from ..check import RecordingResult, Report, SessionResult
 from ..compare import MISSING
+from ..exports import har_path, jsonl_path
 from ..protocols import FAMILIES, Code, RuleTable
 from ..transcript import Message, Transcript
 from .evidence import KINDS, Finding, FindingResult
@@ -78,17 +78,20 @@ def summaries(transcript: Transcript) -> list[str]:
 
 
 def _summary(m: Message, methods: dict[tuple[str, str], str]) -> str:
+    http = m.http or {}
     if m.is_raw:
-        return "a line that is not JSON"
+        return f"{http['method']} of a body as written" if "method" in http else "a line that is not JSON"
     j = m.json
+    if "method" in http and j is None:  # a GET (A2A's agent card)
+        return f"{http['method']} {http['path']}"
+    if "status" in http and not (isinstance(j, dict) and "jsonrpc" in j):  # the card, or no body (304)
+        return f"HTTP {http['status']} response"
     if isinstance(j, list):
         return f"a batch of {len(j)}"
     if not isinstance(j, dict):
         return "a JSON value"
     method = j.get("method")
     if isinstance(method, str):
-        if "url" in j and isinstance(j["url"], str):  # an HTTP request (A2A's agent card)
-            return f"{method} {urlsplit(j['url']).path or j['url']}"
         if "id" in j:
             methods[_request_key(m.sender, j["id"])] = method
             return method
@@ -101,11 +104,6 @@ def _summary(m: Message, methods: dict[tuple[str, str], str]) -> str:
         return f"error {err}{of}" if isinstance(err, int) and not isinstance(err, bool) else f"error{of}"
     if "result" in j:
         return f"result{of}"
-    status = j.get("status")
-    if isinstance(status, int) and not isinstance(status, bool):
-        return f"HTTP {status} response"
-    if "body" in j:
-        return "HTTP response"
     return "a JSON object"
 
 
@@ -347,6 +345,8 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         f"- **Recorded with:** {_sdk(file)} over {text(file.transport)}",
         f"- **Files:** recording {code(s.recording_file)}, scenario {code(s.scenario_file)}",
         f"- **Messages:** {counted}",
+        f"- **Download:** [JSON Lines]({link(page, jsonl_path(s.family, s.name))})"
+        + (f", [HAR]({link(page, har_path(s.name))})" if s.family == "a2a" else ""),
     ]
     era = ctx.era_of(s)
     if era is not None:

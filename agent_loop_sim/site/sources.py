@@ -18,7 +18,8 @@ from .pages import family_name
 
 CORE_MODULES = ("agent_loop_sim.engine", "agent_loop_sim.check", "agent_loop_sim.compare",
                 "agent_loop_sim.normalise", "agent_loop_sim.scenarios", "agent_loop_sim.transcript",
-                "agent_loop_sim.recording", "agent_loop_sim.protocols")
+                "agent_loop_sim.recording", "agent_loop_sim.http_log", "agent_loop_sim.exports",
+                "agent_loop_sim.protocols")
 SERVERS_PAGE = "servers.md"
 FORMAT_PAGE = "scenario-format.md"
 

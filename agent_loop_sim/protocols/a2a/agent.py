@@ -24,6 +24,7 @@ from .ids import Clock, IdSource
 from .releases import BOOLEAN_ID_REFUSED
 from .request_handler import RequestHandler, StreamHangs
 from .script import Script
+from .types import written
 from .version import is_supported, refusal_message, requested_version
 
 __all__ = ["METHODS", "STREAMING_METHODS", "Agent", "NotModelled", "StreamHangs"]
@@ -43,6 +44,10 @@ METHODS: dict[str, str] = {
     "GetExtendedAgentCard": "GetExtendedAgentCardRequest",
 }
 STREAMING_METHODS = ("SendStreamingMessage", "SubscribeToTask")
+#: The protocol type of each method's result (its fields are written in that type's order);
+#: a stream's events are each a ``StreamResponse``.
+RESULTS: dict[str, str] = {"SendMessage": "SendMessageResponse", "GetTask": "Task", "CancelTask": "Task",
+                           "ListTasks": "ListTasksResponse"}
 class Agent:
     """An A2A agent served by the SDK: its card, its script, and the tasks it has stored.
 
@@ -89,7 +94,8 @@ class Agent:
                 raise A2AError("VersionNotSupportedError", refusal_message(version))
             if method in STREAMING_METHODS:
                 return self._stream(request_id, method, params)
-            return _json(result_response(request_id, self.handler.call(method, METHODS[method], params)))
+            result = self.handler.call(method, METHODS[method], params)
+            return _json(result_response(request_id, written(RESULTS[method], result)))
         except (A2AError, JsonRpcError) as error:
             return _json(error_response(request_id, error))
 
@@ -98,7 +104,7 @@ class Agent:
         out: list[dict[str, Any]] = []
         try:
             for event in events:  # the first event is fetched before the answer starts
-                out.append(result_response(request_id, {event.kind: event.body}))
+                out.append(result_response(request_id, written("StreamResponse", {event.kind: event.body})))
         except A2AError as error:
             if not out:
                 raise

@@ -93,4 +93,5 @@ def serve_card(card: AgentCard, if_none_match: str | None) -> tuple[int, list[tu
     etag = card.etag()
     if if_none_match and if_none_match_hits(if_none_match, etag):
         return 304, [("ETag", etag)], None
-    return 200, [("Content-Type", "application/json"), ("ETag", etag)], card.to_json()
+    # The SDK's route sets the ETag; Starlette's JSONResponse adds Content-Type after it.
+    return 200, [("ETag", etag), ("Content-Type", "application/json")], card.to_json()

@@ -91,9 +91,10 @@ class JsonRpcError(Exception):
 
 def error_response(request_id: Any, error: A2AError | JsonRpcError) -> dict[str, Any]:
     """The JSON-RPC response object carrying ``error``."""
-    return {"jsonrpc": "2.0", "id": request_id, "error": error.to_json()}
+    # The json-rpc library's JSONRPC20Response writes error (or result), then id, and jsonrpc last.
+    return {"error": error.to_json(), "id": request_id, "jsonrpc": "2.0"}
 
 
 def result_response(request_id: Any, result: Any) -> dict[str, Any]:
     """The JSON-RPC response object carrying ``result``."""
-    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+    return {"result": result, "id": request_id, "jsonrpc": "2.0"}

@@ -2,19 +2,19 @@
 
 The models never open a socket: the orchestrator hands out `HttpRequest` values and the
 agent answers with `HttpResponse` values; the live recorder carries the same values
-over an in-process ASGI connection to the SDK. In a transcript a card fetch appears as
-``{"method": "GET", "url": ..., "headers"?: [[name, value]]}`` and its answer as
-``{"status": ..., "headers": [["Content-Type", ...], ["ETag", ...]], "body"?: card}``; a
-JSON-RPC call appears as its request object and its answer as the response object, or as one
-message per SSE event when the answer is a stream.
+over an in-process ASGI connection to the SDK. In a transcript every request and answer is
+one message: its body (the JSON-RPC object, the card, nothing for a GET or a 304, the text of a
+raw post) and its ``http`` object (method, path, status and the headers that matter, as
+`agent_loop_sim.http_log` writes them); a streamed answer is one message per SSE event, the
+first carrying the answer's status and headers.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-#: The answer headers a card fetch records, in this order, under these names.
-CARD_HEADERS = ("Content-Type", "ETag")
+from ...http_log import event_message, reply_message, request_message
+from ...transcript import Message
 
 
 def header(headers: list[tuple[str, str]], name: str) -> str | None:
@@ -35,16 +35,9 @@ class HttpRequest:
     body: Any = None
     raw: str | None = None  # a raw post: the body exactly as written (``body`` is unused)
 
-    def transcript(self) -> dict[str, Any]:
-        if self.raw is not None:  # written down whole: the headers matter as much as the text
-            return {"method": self.method, "url": self.url, "headers": [[k, v] for k, v in self.headers],
-                    "body": self.raw}
-        if self.method == "POST":
-            return self.body
-        out: dict[str, Any] = {"method": self.method, "url": self.url}
-        if self.headers:
-            out["headers"] = [[k, v] for k, v in self.headers]
-        return out
+    def message(self) -> Message:
+        """The request as a transcript message."""
+        return request_message(self.method, self.url, self.headers, self.body, self.raw)
 
 
 @dataclass
@@ -62,15 +55,10 @@ class HttpResponse:
     def is_stream(self) -> bool:
         return self.events is not None
 
-    def transcript(self, request: HttpRequest) -> Any:
-        """The answer as a transcript message (not used for streams, whose events are messages)."""
-        if request.method == "POST" and request.raw is not None:
-            return {"status": self.status, "body": self.body}
-        if request.method == "POST":
-            return self.body
-        out: dict[str, Any] = {"status": self.status,
-                               "headers": [[name, value] for name in CARD_HEADERS
-                                           if (value := header(self.headers, name)) is not None]}
-        if self.body is not None:
-            out["body"] = self.body
-        return out
+    def message(self) -> Message:
+        """The answer as a transcript message (not used for streams: see `event_message`)."""
+        return reply_message(self.status, self.headers, self.body)
+
+    def event_message(self, event: Any, first: bool) -> Message:
+        """One event of this stream as a transcript message (the first carries the status and headers)."""
+        return event_message(event, first, self.status, self.headers)

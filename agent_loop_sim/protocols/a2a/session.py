@@ -20,17 +20,17 @@ def exchange(orchestrator: Orchestrator | RawPoster, agent: Agent, observe: Obse
     """Every message of the session, in order (not normalised)."""
     out: list[Message] = []
     while (request := orchestrator.next_request()) is not None:
-        out.append(Message("orchestrator", "agent", json=request.transcript()))
+        out.append(request.message())
         response = agent.handle(request)
         if observe is not None:
             observe(len(out), agent.state())
         if not response.is_stream:
-            out.append(Message("agent", "orchestrator", json=response.transcript(request)))
+            out.append(response.message())
             orchestrator.receive(response)
             continue
         closed = False
-        for event in response.events or []:
-            out.append(Message("agent", "orchestrator", json=event, sse=True))
+        for i, event in enumerate(response.events or []):
+            out.append(response.event_message(event, first=i == 0))
             if orchestrator.receive_event(event):
                 closed = True
                 break

@@ -98,6 +98,22 @@ TYPES: dict[str, tuple[FieldSpec, ...]] = {
         _f("artifact_id", STRING, required=True), _f("name", STRING), _f("description", STRING),
         _f("parts", "message:Part", required=True, repeated=True), _f("metadata", STRUCT),
         _f("extensions", STRING, repeated=True)),
+    # The answers' own types, for the order in which their fields are written (`written`).
+    "SendMessageResponse": (_f("task", "message:Task", oneof="payload"), _f("message", "message:Message", oneof="payload")),
+    "StreamResponse": (
+        _f("task", "message:Task", oneof="payload"), _f("message", "message:Message", oneof="payload"),
+        _f("status_update", "message:TaskStatusUpdateEvent", oneof="payload"),
+        _f("artifact_update", "message:TaskArtifactUpdateEvent", oneof="payload")),
+    "TaskStatusUpdateEvent": (
+        _f("task_id", STRING, required=True), _f("context_id", STRING, required=True),
+        _f("status", "message:TaskStatus", required=True), _f("metadata", STRUCT)),
+    "TaskArtifactUpdateEvent": (
+        _f("task_id", STRING, required=True), _f("context_id", STRING, required=True),
+        _f("artifact", "message:Artifact", required=True), _f("append", BOOL), _f("last_chunk", BOOL),
+        _f("metadata", STRUCT)),
+    "ListTasksResponse": (
+        _f("tasks", "message:Task", repeated=True), _f("next_page_token", STRING), _f("page_size", INT32),
+        _f("total_size", INT32)),
 }
 
 
@@ -217,6 +233,29 @@ def required_violations(type_name: str, obj: dict[str, Any]) -> list[dict[str, s
                     errors.append({"field": f"{prefix}.{sub['field']}" if sub["field"] else prefix,
                                    "message": sub["message"]})
     return errors
+
+
+def written(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
+    """``obj`` with its keys in the order protobuf's JSON writer (``MessageToDict``) emits them:
+    the fields that hold a value in declaration order, then those that hold their default (only
+    there when every field is printed), in declaration order; nested messages likewise. A
+    ``Struct``'s keys are left as they are (protobuf writes a map in no fixed order)."""
+    specs = TYPES[type_name]
+    known = {s.json: s for s in specs}
+    set_fields, defaults = [], []
+    for spec in specs:
+        if spec.json in obj:
+            value = obj[spec.json]
+            (defaults if not spec.presence and _is_default(spec, value) else set_fields).append(spec)
+    out: dict[str, Any] = {}
+    for spec in set_fields + defaults:
+        value = obj[spec.json]
+        if spec.kind.startswith("message:") and value is not None:
+            inner = spec.kind[8:]
+            value = [written(inner, v) for v in value] if spec.repeated else written(inner, value)
+        out[spec.json] = value
+    out.update((k, v) for k, v in obj.items() if k not in known)  # not a field of the type: kept, last
+    return out
 
 
 def with_every_field(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
