@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 from . import engine, swap
-from .check import build_report, live_differences
+from .check import RecordingResult, build_report, live_differences
 from .errors import EngineFailure, InputError, RecorderError, one_line
 from .jsonio import parse_json, remove_stale_temps, write_atomic
 from .limits import LIMITS
@@ -82,6 +82,16 @@ def _label(release: tuple[str, str] | None) -> str:
     return f" ({releases.package} {release[1]})"
 
 
+def _differences_title(file: RecordingResult, count: int, label: str) -> str:
+    """The line above a file's differences: the key-order verdict is told apart from the values'."""
+    order = sum(len(s.key_order) for s in file.sessions)
+    if order == count:
+        return (f"KEY ORDER {file.recording_file}: engine{label} = committed recording as JSON, but the keys "
+                f"of {order} object(s) are in another order")
+    title = f"DIFFERENT {file.recording_file}: {count - order} difference(s) between the committed recording and the engine{label}"
+    return title + (f"; key order: differs in {order} object(s)" if order else "")
+
+
 def cmd_check(project: Project, args: argparse.Namespace) -> int:
     files = project.scenario_files(args.scenarios)
     failed = 0
@@ -96,11 +106,10 @@ def cmd_check(project: Project, args: argparse.Namespace) -> int:
             problems = [line for s in file.sessions for line in s.problems()] or ([file.error] if file.error else [])
             if problems:
                 failed += 1
-                _print_differences(f"DIFFERENT {file.recording_file}: {len(problems)} difference(s) between the "
-                                   f"committed recording and the engine{_label(release)}", problems)
+                _print_differences(_differences_title(file, len(problems), _label(release)), problems)
             else:
                 print(f"same {file.recording_file}: engine{_label(release)} = committed recording "
-                      f"({len(file.sessions)} sessions, {file.message_count} messages)")
+                      f"({len(file.sessions)} sessions, {file.message_count} messages; key order: same)")
     return EXIT_DIFFERENT if failed else 0
 
 

@@ -54,12 +54,14 @@ def keys_first(mapping: dict[str, Any], first: tuple[str, ...]) -> dict[str, Any
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise _Duplicate(key)
-        seen[key] = value
-    return seen
+    # dict() in C, and a look for the duplicate only when one was dropped: the hook runs for
+    # every object of every recording read.
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        key = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise _Duplicate(key)
+    return out
 
 
 class _Duplicate(ValueError):
@@ -230,7 +232,7 @@ def load_json(path: str | os.PathLike[str], limited: bool = True) -> Any:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"the file is not UTF-8 (byte {exc.start} is 0x{data[exc.start]:02x})", file=name) from None
-    if not text.strip():
+    if not text or text.isspace():  # (not text.strip(): that copies a whole recording)
         raise InputError("the file is empty", file=name)
     return parse_json(text, name, limited)
 

@@ -26,7 +26,8 @@ def report_json(report: Report, pages: dict[str, str], findings: list[dict[str, 
             {"session": s.name, "family": s.family, "mode": s.recorded.mode if s.recorded else None,
              "messages": len(s.recorded.messages) if s.recorded else 0, "result": s.verdict,
              "recording": s.recording_file, "page": pages.get(s.name),
-             "engine_error": s.engine_error, "differences": [d.to_dict() for d in s.differences]}
+             "engine_error": s.engine_error, "differences": [d.to_dict() for d in s.differences],
+             "key_order": s.key_order_verdict, "key_order_differences": [d.to_dict() for d in s.key_order]}
             for s in report.sessions
         ],
         "findings": findings,
