@@ -7,22 +7,38 @@ never raises for the project's own problems: an unreadable recording, a scenario
 cannot play or a message that differs all end up in `Report.problems`, each naming the file,
 the session, the message number and the JSON path it can. `live_differences` compares a live
 recording with the committed one the same way (``record --check``).
+
+Two verdicts per session: the messages compared as JSON (``passed``: the site's rule, an object's
+members in any order), and the order of the keys (``key_order_verdict``), reported apart. A
+key-order difference fails the check and the build too, but says so in its own words: the site
+claims the engine writes keys in the order the SDK does, so a difference there is a defect,
+just not a difference of values.
 """
 from __future__ import annotations
 
+import gc
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .compare import MISSING, Difference, diff_sessions, diff_transcripts
 from .errors import InputError
 from .project import Project
 from .protocols import FAMILIES
-from .recording import Recording, load_recording
+from .recording import Recording, check_metadata, load_recording
 from .scenarios import ScenarioFile, Session
 from .transcript import Transcript
 
 Engine = Callable[[Session], Transcript]
+PROJECT_ENGINE = "agent_loop_sim.engine:run_session"  #: the project's own engine, as ``module:function``
+
+
+def engine_name(engine: Engine | None) -> str:
+    """``module:function`` of an engine (the project's own when ``None``), for the `Report`."""
+    if engine is None:
+        return PROJECT_ENGINE
+    return f"{getattr(engine, '__module__', '?')}:{getattr(engine, '__qualname__', type(engine).__name__)}"
 
 
 @dataclass(frozen=True)
@@ -35,9 +51,10 @@ class SessionResult:
     scenario_file: str
     recorded: Transcript | None
     produced: Transcript | None
-    differences: tuple[Difference, ...] = ()
+    differences: tuple[Difference, ...] = ()  #: value differences (compared as JSON)
     engine_error: str | None = None
     scenario: dict[str, Any] | None = field(default=None, repr=False)  # the scenario session, as written
+    key_order: tuple[Difference, ...] = ()  #: objects with the same keys in another order
 
     @property
     def passed(self) -> bool:
@@ -48,6 +65,16 @@ class SessionResult:
     def verdict(self) -> str:
         return "pass" if self.passed else "fail"
 
+    @property
+    def key_order_verdict(self) -> str:
+        """``same``, or ``differs at <where>`` for the first object whose keys are in another order."""
+        if not self.key_order:
+            return "same"
+        first = self.key_order[0]
+        where = f"message {first.message}, {first.path}" if first.message is not None else first.path
+        more = f" (and {len(self.key_order) - 1} more)" if len(self.key_order) > 1 else ""
+        return f"differs at {where}{more}"
+
     def differences_at(self, message: int | None) -> list[Difference]:
         return [d for d in self.differences if d.message == message]
 
@@ -56,6 +83,7 @@ class SessionResult:
         if self.engine_error is not None:
             out.append(f"session {self.name!r}: the engine failed: {self.engine_error}")
         out += [d.render("committed", "engine") for d in self.differences]
+        out += [f"key order: {d.render('committed', 'engine')}" for d in self.key_order]
         return out
 
 
@@ -88,6 +116,7 @@ class RecordingResult:
 class Report:
     files: tuple[RecordingResult, ...]
     errors: tuple[str, ...] = ()  # problems that stop the report as a whole (bad scenario files)
+    engine: str = PROJECT_ENGINE  # which engine produced it (``module:function``)
 
     @property
     def sessions(self) -> list[SessionResult]:
@@ -182,6 +211,12 @@ def compare_file(project: Project, file: ScenarioFile, engine: Engine, release: 
         exc.file = recording_file  # the path as the project writes it, not as it was opened
         return RecordingResult(scenario_file, recording_file, file.family, None, (),
                                error=f"the recording cannot be read: {exc}", unreadable=exc)
+    try:
+        check_metadata(recording, release)
+    except InputError as exc:
+        exc.file = recording_file
+        return RecordingResult(scenario_file, recording_file, file.family, recording, (),
+                               error=f"the recording's metadata is wrong: {exc}", unreadable=exc)
     if recording.family != file.family:
         return RecordingResult(scenario_file, recording_file, file.family, recording, (),
                                error=f"{recording_file}: the recording is of family {recording.family!r}, "
@@ -195,9 +230,10 @@ def compare_file(project: Project, file: ScenarioFile, engine: Engine, release: 
                                          (Difference(recorded.name, None, "session", "present", MISSING),)))
             continue
         produced, error = _run(engine, session, project)
-        differences = tuple(diff_transcripts(recorded, produced)) if produced is not None else ()
+        found = diff_transcripts(recorded, produced) if produced is not None else []
         results.append(SessionResult(recorded.name, file.family, recording_file, scenario_file,
-                                     recorded, produced, differences, error, session.spec))
+                                     recorded, produced, tuple(d for d in found if not d.key_order), error,
+                                     session.spec, tuple(d for d in found if d.key_order)))
     for session in planned.values():  # in the scenario file, never recorded
         produced, error = _run(engine, session, project)
         results.append(SessionResult(session.name, file.family, recording_file, scenario_file, None, produced,
@@ -223,6 +259,23 @@ def load_engine(spec: str) -> Engine:
         raise InputError(f"AGENT_LOOP_SIM_ENGINE={spec}: {exc}") from None
 
 
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """The cyclic garbage collector paused while a report is built.
+
+    Why: a report holds every recording and every transcript, hundreds of thousands of small
+    dicts and lists, until it is done; the collector would walk them over and over (a third of
+    the check's time) to find them all alive, as plain JSON trees are. What little cyclic
+    garbage the models leave is collected as usual once it runs again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def build_report(project: Project, run_session: Engine | None = None,
                  files: list[ScenarioFile] | None = None, release: tuple[str, str] | None = None) -> Report:
     """Run the engine on every session of ``files`` (by default, every scenario file of the
@@ -230,20 +283,28 @@ def build_report(project: Project, run_session: Engine | None = None,
 
     ``release`` = (family, version) compares the engine speaking that SDK release with that
     release's recordings, for the family's files only; by default, each family's pinned release."""
+    with _no_cycle_collection():
+        return _build_report(project, run_session, files, release)
+
+
+def _build_report(project: Project, run_session: Engine | None, files: list[ScenarioFile] | None,
+                  release: tuple[str, str] | None) -> Report:
     engine = run_session or default_engine()
+    name = engine_name(run_session)
     if files is None:
         try:
             files = project.scenario_files()
         except InputError as exc:
-            return Report((), errors=(f"the scenario files cannot be read: {exc}",))
+            return Report((), errors=(f"the scenario files cannot be read: {exc}",), engine=name)
     if release is None:
-        return Report(tuple(compare_file(project, f, engine) for f in files))
+        return Report(tuple(compare_file(project, f, engine) for f in files), engine=name)
     family, version = release
 
     def speaking(session: Session) -> Transcript:
         return engine(session, release=version)  # type: ignore[call-arg]
 
-    return Report(tuple(compare_file(project, f, speaking, version) for f in files if f.family == family))
+    return Report(tuple(compare_file(project, f, speaking, version) for f in files if f.family == family),
+                  engine=name)
 
 
 def live_differences(committed: Recording, live: Recording) -> list[Difference]:

@@ -19,14 +19,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
+import math
+import os
+import signal
 import sys
 from pathlib import Path
 
 from . import engine, swap
-from .check import build_report, live_differences
-from .errors import EngineFailure, InputError, RecorderError
-from .jsonio import write_atomic
+from .check import RecordingResult, build_report, live_differences
+from .errors import EngineFailure, InputError, RecorderError, one_line
+from .jsonio import parse_json, remove_stale_temps, write_atomic
+from .limits import LIMITS
+from .processes import run_owned
 from .project import Project
 from .protocols import FAMILIES
 from .recording import Recording, load_recording, parse_recording
@@ -78,6 +82,16 @@ def _label(release: tuple[str, str] | None) -> str:
     return f" ({releases.package} {release[1]})"
 
 
+def _differences_title(file: RecordingResult, count: int, label: str) -> str:
+    """The line above a file's differences: the key-order verdict is told apart from the values'."""
+    order = sum(len(s.key_order) for s in file.sessions)
+    if order == count:
+        return (f"KEY ORDER {file.recording_file}: engine{label} = committed recording as JSON, but the keys "
+                f"of {order} object(s) are in another order")
+    title = f"DIFFERENT {file.recording_file}: {count - order} difference(s) between the committed recording and the engine{label}"
+    return title + (f"; key order: differs in {order} object(s)" if order else "")
+
+
 def cmd_check(project: Project, args: argparse.Namespace) -> int:
     files = project.scenario_files(args.scenarios)
     failed = 0
@@ -92,11 +106,10 @@ def cmd_check(project: Project, args: argparse.Namespace) -> int:
             problems = [line for s in file.sessions for line in s.problems()] or ([file.error] if file.error else [])
             if problems:
                 failed += 1
-                _print_differences(f"DIFFERENT {file.recording_file}: {len(problems)} difference(s) between the "
-                                   f"committed recording and the engine{_label(release)}", problems)
+                _print_differences(_differences_title(file, len(problems), _label(release)), problems)
             else:
                 print(f"same {file.recording_file}: engine{_label(release)} = committed recording "
-                      f"({len(file.sessions)} sessions, {file.message_count} messages)")
+                      f"({len(file.sessions)} sessions, {file.message_count} messages; key order: same)")
     return EXIT_DIFFERENT if failed else 0
 
 
@@ -111,14 +124,24 @@ def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
         raise RecorderError(f"{project.relative(python)} is missing: `make setup` builds the environment "
                             f"that {_label((file.family, release or ''))[2:-1]} is recorded with")
     command = [str(python or sys.executable), str(script), file.path, "--timeout", str(timeout), "--jobs", str(jobs)]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=project.root, env=env)
+    done = run_owned(command, cwd=project.root, env=env)
     if done.returncode != 0:
-        reason = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}"
-        raise RecorderError(f"{project.relative(file.path)}{_label((file.family, release)) if release else ''}: {reason}")
-    data = json.loads(done.stdout)
+        raise RecorderError(f"{project.relative(file.path)}{_label((file.family, release)) if release else ''}: "
+                            f"{_recorder_said(done.stderr, script.stem, done.returncode)}")
+    data = parse_json(done.stdout, f"live recording of {project.relative(file.path)}")
     data.update(family=file.family, scenarios=project.relative(file.path))
     ordered = {k: data[k] for k in ("family", "sdk", "transport", "scenarios", "sessions")}
     return parse_recording(ordered, f"live recording of {project.relative(file.path)}")
+
+
+def _recorder_said(stderr: str, prog: str, code: int) -> str:
+    """Why a recorder failed, on one line: its own line (``PROG: session 'x': ...``), which names
+    the session, even when something printed after it; else the last line (a crash's exception)."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    own = [line for line in lines if line.startswith(prog + ": ")]
+    if own:
+        return own[-1]
+    return lines[-1] if lines else f"exit {code}"
 
 
 def _same_as_committed(project: Project, file: ScenarioFile, live: Recording, what: str,
@@ -171,6 +194,7 @@ def cmd_record(project: Project, args: argparse.Namespace) -> int:
         same = [_same_as_committed(project, file, recording, "the live SDK", release=release)
                 for (file, release), recording in zip(plan, live)]
         return 0 if all(same) else EXIT_DIFFERENT
+    remove_stale_temps(project.recording_dir)
     for (file, release), recording in zip(plan, live):
         path = project.recording_path(file, release)
         write_atomic(path, recording.dumps())
@@ -222,11 +246,52 @@ def cmd_export(project: Project, args: argparse.Namespace) -> int:
     return status
 
 
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (the usage is in --help), exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        print(f"error: {self.prog}: {message} (see --help)", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+class Terminated(Exception):
+    """SIGTERM arrived: unwind (so the recorders' group is ended and temp folders go), then exit 143."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m agent_loop_sim",
-                                     description="The engine, the check and the live recording, from the shell.")
+    parser = _Parser(prog="python -m agent_loop_sim",
+                     description="The engine, the check and the live recording, from the shell.",
+                     epilog="Limits (" + ", ".join(limit.flag for limit in LIMITS) + ", or their environment "
+                            "variables): a scenario or recording file over one is refused with one line naming "
+                            "the limit and how to raise it.")
     parser.add_argument("--root", default=".", help="the checkout (default: the current folder)")
-    verbs = parser.add_subparsers(dest="verb", required=True)
+    for limit in LIMITS:
+        parser.add_argument(limit.flag, type=_at_least_one, metavar="N", help=limit.help())
+    verbs = parser.add_subparsers(dest="verb", required=True, parser_class=_Parser)
     run = verbs.add_parser("run", help="print the engine's transcripts as JSON")
     run.add_argument("scenarios")
     run.add_argument("--session")
@@ -238,8 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     record.add_argument("scenarios", nargs="*")
     record.add_argument("--check", action="store_true", help="compare with the committed files, write nothing")
     record.add_argument("--release", help="only this SDK release (default: every release the model speaks)")
-    record.add_argument("--timeout", type=float, default=20.0, help="seconds per session")
-    record.add_argument("--jobs", type=int, default=4, help="sessions recorded at once")
+    record.add_argument("--timeout", type=_seconds, default=20.0, help="seconds per session (above 0)")
+    record.add_argument("--jobs", type=_at_least_one, default=4, help="sessions recorded at once (at least 1)")
     record.add_argument("--against", choices=("sdk", "engine"), default="sdk",
                         help="engine: the swap test, the simulated peers and the engine's MCP client in the SDK's "
                              "place (with --check)")
@@ -256,17 +321,31 @@ def main(argv: list[str] | None = None) -> int:
     serve = verbs.add_parser("serve", help="serve a simulated peer (MCP over stdio, A2A over HTTP)")
     add_serve_arguments(serve)
     args = parser.parse_args(argv)
+    for limit in LIMITS:  # in the environment, so that the recorders (other processes) obey them too
+        value = getattr(args, limit.flag[2:].replace("-", "_"))
+        if value is not None:
+            os.environ[limit.env] = str(value)
     project = Project(Path(args.root))
     verb = {"run": cmd_run, "check": cmd_check, "record": cmd_record, "site": cmd_site, "export": cmd_export,
             "serve": lambda _, args: run_peer(args)}[args.verb]
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return verb(project, args)
+    except KeyboardInterrupt:
+        print(f"interrupted: {args.verb} stopped; nothing was half-written", file=sys.stderr)
+        return 130
+    except Terminated:
+        print(f"terminated: {args.verb} stopped; nothing was half-written", file=sys.stderr)
+        return 143
     except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except RecorderError as exc:
-        print(f"recording failed: {exc}", file=sys.stderr)
+        print(f"recording failed: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_DIFFERENT
     except EngineFailure as exc:
-        print(f"engine failed: {exc}", file=sys.stderr)
+        print(f"engine failed: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_DIFFERENT
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+

@@ -1,12 +1,14 @@
 """Comparing two sets of transcripts message by message, as JSON.
 
-Objects are compared key by key and then for the order of their keys (the SDKs write keys in a
-fixed order, and the engine must too), arrays element by element, scalars by type and value
-(``1``, ``1.0`` and ``true`` all differ). Every difference names the session, the
-message number, the JSON path and both values.
+Objects are compared key by key (as JSON: their members, in any order), arrays element by
+element, scalars by type and value (``1``, ``1.0`` and ``true`` all differ). The order of an
+object's keys is compared too, but reported apart, as a key-order difference: the SDKs write
+keys in a fixed order and the engine must too, yet two messages in another order are the same
+JSON. Every difference names the session, the message number, the JSON path and both values.
 """
 from __future__ import annotations
 
+import marshal
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -23,17 +25,19 @@ class Difference:
     path: str
     expected: Any
     actual: Any
+    key_order: bool = False  #: the same keys in another order (``expected``/``actual`` are the key lists)
 
     def render(self, expected_label: str = "committed", actual_label: str = "engine") -> str:
         where = f"session {self.session!r}"
         if self.message is not None:
             where += f", message {self.message}"
-        return f"{where}, {self.path}: {expected_label} {show(self.expected)}, {actual_label} {show(self.actual)}"
+        what = f"{self.path} (key order)" if self.key_order else self.path
+        return f"{where}, {what}: {expected_label} {show(self.expected)}, {actual_label} {show(self.actual)}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"session": self.session, "message": self.message, "path": self.path,
                 "expected": None if self.expected is MISSING else self.expected,
-                "actual": None if self.actual is MISSING else self.actual}
+                "actual": None if self.actual is MISSING else self.actual, "key_order": self.key_order}
 
 
 def show(value: Any, limit: int = 200) -> str:
@@ -46,18 +50,48 @@ def _same_scalar(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def identical(a: Any, b: Any) -> bool:
+    """Whether two JSON values are the same in value, in every scalar's type and in key order.
+
+    Why marshal (version 2) rather than ``==`` or a walk in Python: ``==`` says ``1 == 1.0 ==
+    True`` and ignores key order, and a walk in Python costs more than parsing the JSON did.
+    Marshal writes each value with its exact type and each object's keys in their order, in C;
+    version 2 because later versions write back-references that depend on which objects are
+    shared, so equal values could be written differently. Anything marshal cannot write (not
+    JSON data) is left to the walk."""
+    try:
+        return marshal.dumps(a, 2) == marshal.dumps(b, 2)
+    except ValueError:
+        return False
+
+
 def diff_json(a: Any, b: Any, path: list[str | int] | None = None) -> Iterator[tuple[str, Any, Any]]:
+    """Every value difference between two JSON values, as (JSON path, one value, the other);
+    the order of keys is not one (see `key_order_json`)."""
     path = path or []
     if isinstance(a, dict) and isinstance(b, dict):
         for key in list(a) + [k for k in b if k not in a]:
             yield from diff_json(a.get(key, MISSING), b.get(key, MISSING), path + [key])
-        if a.keys() == b.keys() and list(a) != list(b):
-            yield json_path(path) + " (key order)", list(a), list(b)
     elif isinstance(a, list) and isinstance(b, list):
         for i in range(max(len(a), len(b))):
             yield from diff_json(a[i] if i < len(a) else MISSING, b[i] if i < len(b) else MISSING, path + [i])
     elif a is MISSING or b is MISSING or not _same_scalar(a, b):
         yield json_path(path), a, b
+
+
+def key_order_json(a: Any, b: Any, path: list[str | int] | None = None) -> Iterator[tuple[str, list[str], list[str]]]:
+    """Every object that has the same keys on both sides in another order, as (JSON path, the
+    keys of one, of the other); objects with other keys are value differences, not these."""
+    path = path or []
+    if isinstance(a, dict) and isinstance(b, dict):
+        if a.keys() == b.keys() and list(a) != list(b):
+            yield json_path(path), list(a), list(b)
+        for key in a:
+            if key in b:
+                yield from key_order_json(a[key], b[key], path + [key])
+    elif isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            yield from key_order_json(x, y, path + [i])
 
 
 def _message_fields(m: Message) -> dict[str, Any]:
@@ -71,7 +105,14 @@ def _message_fields(m: Message) -> dict[str, Any]:
     return out
 
 
+def _shown_path(path: str) -> str:
+    # "$.json.result" reads better as "$.result"; envelope fields keep their names.
+    return "$" + path[len("$.json"):] if path.startswith("$.json") else path
+
+
 def diff_transcripts(expected: Transcript, actual: Transcript) -> list[Difference]:
+    """Every difference between two transcripts: the value differences (compared as JSON) and
+    the key-order differences (``key_order=True``), message by message."""
     out: list[Difference] = []
     for key in ("mode", "title"):
         if getattr(expected, key) != getattr(actual, key):
@@ -83,10 +124,12 @@ def diff_transcripts(expected: Transcript, actual: Transcript) -> list[Differenc
             shown = lambda m: m if m is MISSING else (m.get("json", m.get("raw")))  # noqa: E731
             out.append(Difference(expected.name, i + 1, "$", shown(e), shown(a)))
             continue
+        if identical(e, a):  # nearly always: only a message that differs is walked
+            continue
         for path, x, y in diff_json(e, a):
-            # "$.json.result" reads better as "$.result"; envelope fields keep their names.
-            path = "$" + path[len("$.json"):] if path.startswith("$.json") else path
-            out.append(Difference(expected.name, i + 1, path, x, y))
+            out.append(Difference(expected.name, i + 1, _shown_path(path), x, y))
+        for path, x, y in key_order_json(e, a):
+            out.append(Difference(expected.name, i + 1, _shown_path(path), x, y, key_order=True))
     return out
 
 

@@ -37,6 +37,11 @@ class InputError(Exception):
         return self
 
 
+def one_line(text: str) -> str:
+    """A message on one line (an SDK's errors, pydantic's, span several; a reader sees one)."""
+    return " | ".join(line.strip() for line in str(text).splitlines() if line.strip())
+
+
 class RecorderError(Exception):
     """A live recording failed (server crashed, hung, or the SDK raised); names the session."""
 

@@ -3,12 +3,17 @@ from __future__ import annotations
 
 import json
 import marshal
+import math
 import os
+import stat
+import sys
+import time
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .limits import DEPTH, FILE_BYTES
 
 
 def json_path(parts: list[str | int] | tuple[str | int, ...]) -> str:
@@ -49,35 +54,187 @@ def keys_first(mapping: dict[str, Any], first: tuple[str, ...]) -> dict[str, Any
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise ValueError(f"duplicate key {key!r}")
-        seen[key] = value
-    return seen
+    # dict() in C, and a look for the duplicate only when one was dropped: the hook runs for
+    # every object of every recording read.
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        key = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise _Duplicate(key)
+    return out
 
 
-def load_json(path: str | os.PathLike[str]) -> Any:
-    """Parse a JSON file, turning every way it can be bad into an `InputError`."""
+class _Duplicate(ValueError):
+    pass
+
+
+class _NotJSON:
+    """A token Python's parser accepts but JSON (RFC 8259) has not: ``NaN``, ``Infinity``, or a
+    number out of a double's range (``1e400``); kept as a marker so the walk can say where it is."""
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+
+def _float(literal: str) -> Any:
+    value = float(literal)
+    return _NotJSON(literal) if math.isinf(value) else value
+
+
+def _lone_surrogate(text: str) -> bool:
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _where(root: Any, path: tuple[str | int, ...]) -> dict[str, Any]:
+    """The session (by name) and message (numbered from 1) a JSON path of a scenario or recording
+    file is in, as far as the path says: ``$.sessions[2].messages[4]...`` -> that session, message 5."""
+    where: dict[str, Any] = {"path": json_path(path)}
+    if len(path) >= 2 and path[0] == "sessions" and isinstance(path[1], int) and isinstance(root, dict):
+        session = root["sessions"][path[1]]
+        if isinstance(session, dict) and isinstance(session.get("name"), str):
+            where["session"] = session["name"]
+        if len(path) >= 4 and path[2] == "messages" and isinstance(path[3], int):
+            where["message"] = path[3] + 1
+    return where
+
+
+def check_json_value(value: Any, depth: int | None = None) -> None:
+    """Refuse what is not JSON as the SDKs send it, naming its JSON path: ``NaN``/``Infinity``/
+    ``1e400``, a string holding a lone surrogate (``"\\ud800"``: not encodable as UTF-8), and
+    nesting deeper than ``depth`` (the user's depth limit unless given). Iterative, so no input can
+    exhaust Python's stack. The error names the session and message the path is in, if any."""
+    try:
+        _check_json_value(value, DEPTH.value() if depth is None else depth)
+    except _Found as found:
+        raise found.error.within(**_where(value, found.path)) from None
+
+
+class _Found(Exception):
+    def __init__(self, error: InputError, path: tuple[str | int, ...]) -> None:
+        self.error, self.path = error, path
+
+
+def _check_json_value(value: Any, limit: int) -> None:
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    while stack:
+        item, path = stack.pop()
+        if len(path) >= limit and isinstance(item, (dict, list)):
+            raise _Found(_over_depth(limit, "the JSON is nested too deep"), path)
+        if isinstance(item, dict):
+            for key in item:
+                if _lone_surrogate(key):
+                    raise _Found(InputError("a key holds a lone surrogate (\\ud800-\\udfff), which is not "
+                                            "text: it cannot be sent as UTF-8"), path)
+            # pushed last to first, so that the first problem in the file is the one reported
+            stack.extend((child, path + (key,)) for key, child in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((item[i], path + (i,)) for i in range(len(item) - 1, -1, -1))
+        elif isinstance(item, str):
+            if _lone_surrogate(item):
+                raise _Found(InputError("the string holds a lone surrogate (\\ud800-\\udfff), which is not "
+                                        "text: it cannot be sent as UTF-8"), path)
+        elif isinstance(item, _NotJSON):
+            raise _Found(InputError(f"{item.literal} is not a JSON number: JSON numbers are finite doubles "
+                                    f"(no NaN, no Infinity, nothing out of range like 1e400)"), path)
+
+
+def _over_depth(limit: int, found: str) -> InputError:
+    if limit == DEPTH.value():
+        return DEPTH.refuse(found)
+    return InputError(f"{found} (more than {limit} levels)")
+
+
+def check_embedded_json(text: str, path: list[str | int]) -> None:
+    """A raw line or body a scenario sends as it is: it may be any text, even bad JSON, but when it
+    parses, what it says must be something a recording can hold (`check_json_value`: no NaN, no
+    lone surrogate, no nesting over the depth limit). ``path`` is the text's own JSON path."""
+    try:
+        value = json.loads(text, parse_constant=_NotJSON, parse_float=_float)
+    except RecursionError:
+        raise DEPTH.refuse("the text is nested too deep").within(path=json_path(path)) from None
+    except ValueError:  # not JSON at all: sent as it is, recorded as raw text
+        return
+    try:
+        check_json_value(value)
+    except InputError as exc:
+        inner = exc.path or "$"
+        raise InputError(f"in the text, at {inner}: {exc.problem}", path=json_path(path)) from None
+
+
+def read_file(path: str | os.PathLike[str], limited: bool = True) -> bytes:
+    """The bytes of a regular file no larger than the file-size limit. A FIFO, a device or a
+    folder is refused without blocking (opened non-blocking, then checked by ``fstat``)."""
     name = str(path)
     try:
-        data = Path(path).read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         raise InputError("the file does not exist", file=name) from None
     except OSError as exc:
         raise InputError(f"the file cannot be read ({exc.strerror})", file=name) from None
     try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = ("a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode)
+                    else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+                    else "a socket" if stat.S_ISSOCK(info.st_mode) else "not a regular file")
+            raise InputError(f"the file is {kind}, not a regular file", file=name)
+        limit = FILE_BYTES.value() if limited else max(info.st_size, 1) * 2
+        if info.st_size > limit:
+            raise FILE_BYTES.refuse(f"the file is {info.st_size:,} bytes").within(file=name)
+        chunks, size = [], 0
+        while size <= limit:  # read at most limit + 1 bytes: a file that grew is caught too
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise InputError(f"the file cannot be read ({exc.strerror})", file=name) from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise FILE_BYTES.refuse(f"the file is over {limit:,} bytes").within(file=name)
+    return data
+
+
+def parse_json(text: str, name: str, limited: bool = True) -> Any:
+    """Parse JSON text strictly: no duplicate keys, nothing JSON has not (`check_json_value`)."""
+    try:
+        value = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_NotJSON, parse_float=_float)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", file=name) from None
+    except _Duplicate as exc:
+        raise InputError(f"not valid here: duplicate key {exc.args[0]!r}", file=name) from None
+    except RecursionError:  # deeper than Python's parser goes: far over any depth limit
+        raise DEPTH.refuse("the JSON is nested too deep").within(file=name) from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise InputError(f"not valid here: {exc}", file=name) from None
+    try:
+        check_json_value(value, None if limited else sys.getrecursionlimit())
+    except InputError as exc:
+        raise exc.within(file=name) from None
+    return value
+
+
+def load_json(path: str | os.PathLike[str], limited: bool = True) -> Any:
+    """Parse a JSON file, turning every way it can be bad into an `InputError`. ``limited=False``
+    for the package's own data (family words, release tables): the user's limits are for input."""
+    name = str(path)
+    data = read_file(path, limited)
+    try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"the file is not UTF-8 (byte {exc.start} is 0x{data[exc.start]:02x})", file=name) from None
-    if not text.strip():
+    if not text or text.isspace():  # (not text.strip(): that copies a whole recording)
         raise InputError("the file is empty", file=name)
-    try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", file=name) from None
-    except ValueError as exc:  # duplicate keys
-        raise InputError(f"not valid here: {exc}", file=name) from None
+    return parse_json(text, name, limited)
 
 
 def dump_json(data: Any) -> str:
@@ -113,3 +270,18 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, only_if_changed: bo
         Path(tmp).unlink(missing_ok=True)
         raise
     return True
+
+
+def remove_stale_temps(folder: str | os.PathLike[str], older_than: float = 60.0) -> list[Path]:
+    """Remove what a `write_atomic` killed mid-write (SIGKILL) left under ``folder``: its
+    ``.NAME.XXXX.tmp`` files older than ``older_than`` seconds (a live writer's are milliseconds old)."""
+    removed = []
+    now = time.time()
+    for path in Path(folder).rglob(".*.tmp"):
+        try:
+            if path.is_file() and now - path.stat().st_mtime > older_than:
+                path.unlink()
+                removed.append(path)
+        except OSError:
+            pass
+    return removed

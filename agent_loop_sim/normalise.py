@@ -46,14 +46,13 @@ class _Counter:
 def _renumber_mcp(obj: Any, sender: str, counters: dict[str, _Counter]) -> Any:
     if isinstance(obj, list):  # a JSON-RPC batch
         return [_renumber_mcp(item, sender, counters) for item in obj]
-    if not isinstance(obj, dict):
+    if type(obj) is not dict or "id" not in obj:  # (JSON values only: exact types will do)
         return obj
-    out = dict(obj)
-    if "id" in out:
-        if "method" in out:
-            out["id"] = counters[sender].name(out["id"])
-        else:
-            out["id"] = counters["server" if sender == "client" else "client"].answered(out["id"])
+    out = dict(obj)  # a message with nothing to rename is kept as it is, not copied
+    if "method" in out:
+        out["id"] = counters[sender].name(out["id"])
+    else:
+        out["id"] = counters["server" if sender == "client" else "client"].answered(out["id"])
     return out
 
 
@@ -61,10 +60,9 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
     counters = {party: _Counter(prefix) for party, prefix in _ID_PREFIX.items()}
     out = []
     for m in messages:
-        if m.is_raw:
-            out.append(m)
-        else:
-            out.append(Message(m.sender, m.receiver, json=_renumber_mcp(m.json, m.sender, counters), sse=m.sse))
+        renumbered = m.json if m.is_raw else _renumber_mcp(m.json, m.sender, counters)
+        # A message with nothing renamed is kept as it is (the messages given are the caller's to drop).
+        out.append(m if renumbered is m.json else Message(m.sender, m.receiver, json=renumbered, sse=m.sse))
     return out
 
 

@@ -15,6 +15,7 @@ The engine never reads one; the checker, the site and the tests do.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from .errors import InputError
@@ -63,9 +64,10 @@ _SDK = {"package": Field(str), "version": Field(str)}
 _SESSION = {"name": Field(str), "mode": Field(str), "title": Field(str), "messages": Field(list)}
 
 
-def _message(raw: Any, family: str, path: list[str | int], expected_n: int) -> Message:
+@cache
+def _message_fields(family: str) -> dict[str, Field]:
     a, b = FAMILIES[family].parties
-    fields = {
+    return {
         "n": Field(int),
         "from": Field(str, choices=(a, b)),
         "to": Field(str, choices=(a, b)),
@@ -74,7 +76,19 @@ def _message(raw: Any, family: str, path: list[str | int], expected_n: int) -> M
         "raw": Field(str, required=False),
         "http": Field(dict, required=False),
     }
-    check_object(raw, fields, path, "a message")
+
+
+def _well_formed(raw: Any, parties: tuple[str, str]) -> bool:
+    """The shape nearly every message has, told in a few comparisons (a message that is not
+    this shape is checked field by field, for the error that names what is wrong)."""
+    return (type(raw) is dict and len(raw) == 5 + ("http" in raw) and type(raw.get("n")) is int
+            and raw.get("from") in parties and raw.get("to") in parties and type(raw.get("sse")) is bool
+            and (type(raw.get("raw")) is str if "raw" in raw else "json" in raw))
+
+
+def _message(raw: Any, family: str, path: list[str | int], expected_n: int) -> Message:
+    if not _well_formed(raw, FAMILIES[family].parties):
+        check_object(raw, _message_fields(family), path, "a message")
     if "http" in raw:
         _http(raw["http"], path + ["http"])
     if ("json" in raw) == ("raw" in raw):
@@ -130,6 +144,23 @@ def parse_recording(data: Any, source: str) -> Recording:
     except InputError as exc:
         raise exc.within(file=source, session=session_name, message=message_n) from None
     return Recording(family, dict(data["sdk"]), data["transport"], data["scenarios"], sessions)
+
+
+def check_metadata(recording: Recording, release: str | None = None) -> None:
+    """A recording says which SDK release made it and over which transport: it must be the release
+    it is filed under (the pinned one by default) and the family recorder's transport, or the site
+    would name an SDK that never said it. Raises `InputError` naming the field."""
+    family = FAMILIES[recording.family]
+    if family.releases is not None:
+        expected = {"package": family.releases.package, "version": release or family.releases.pinned}
+        for key, value in expected.items():
+            if recording.sdk.get(key) != value:
+                raise InputError(f"the recording says it was made by {key} {recording.sdk.get(key)!r}, but it is "
+                                 f"filed as {family.releases.package} {expected['version']}'s (expected {value!r})",
+                                 path=f"$.sdk.{key}")
+    if recording.transport != family.transport:
+        raise InputError(f"the recording's transport is {recording.transport!r}, but {family.recorder} records "
+                         f"over {family.transport!r}", path="$.transport")
 
 
 def load_recording(path: str) -> Recording:

@@ -19,9 +19,13 @@ from typing import Any
 
 from .errors import InputError
 from .jsonio import json_path, load_json
+from .limits import SESSIONS
 from .schema import Field, check_object, describe
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+# A recording is named, not pointed at: a file name in recordings/ (no folder, no "..", no hidden
+# or temporary file), so `record` writes only there.
+_RECORDING = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*\.json$")
 
 _FILE_FIELDS = {"recording": Field(str), "description": Field(str, required=False), "sessions": Field(list)}
 
@@ -86,6 +90,14 @@ def parse_session(raw: Any, index: int, source: str) -> Session:
     return Session(name=name, family=raw["family"], title=raw["title"], spec=raw, source=source)
 
 
+def check_recording_name(name: str, source: str) -> None:
+    """The ``recording`` field is a file name in ``recordings/``, never a path."""
+    if not _RECORDING.match(name) or ".." in name:
+        raise InputError(f"the recording is a file name in recordings/ such as \"sdk_exchanges.json\" (letters, "
+                         f"digits, '_', '-', '.', ending in .json, no folder), not {name!r}",
+                         file=source, path="$.recording")
+
+
 def load(path: str | Path) -> ScenarioFile:
     """Load and validate one scenario file; any problem is an `InputError` naming where."""
     source = str(path)
@@ -94,6 +106,9 @@ def load(path: str | Path) -> ScenarioFile:
         check_object(data, _FILE_FIELDS, [], "a scenario file")
     except InputError as exc:
         raise exc.within(file=source) from None
+    check_recording_name(data["recording"], source)
+    if len(data["sessions"]) > SESSIONS.value():
+        raise SESSIONS.refuse(f"the file has {len(data['sessions']):,} sessions").within(file=source, path="$.sessions")
     sessions = tuple(parse_session(raw, i, source) for i, raw in enumerate(data["sessions"]))
     if not sessions:
         raise InputError("the file has no sessions", file=source, path="$.sessions")
@@ -113,6 +128,12 @@ def load_many(paths: list[str | Path]) -> list[ScenarioFile]:
     """Load several files; a session name may appear only once across all of them."""
     files = [load(p) for p in paths]
     owner: dict[str, str] = {}
+    writer: dict[str, str] = {}
+    for f in files:  # two files recorded into one would overwrite each other
+        if f.recording in writer and writer[f.recording] != f.path:
+            raise InputError(f"the recording {f.recording!r} is also the recording of {writer[f.recording]}",
+                             file=f.path, path="$.recording")
+        writer[f.recording] = f.path
     for f in files:
         for s in f.sessions:
             if s.name in owner:

@@ -62,3 +62,13 @@ def check_object(obj: Any, fields: dict[str, Field], path: list[str | int], what
         elif field.required:
             raise InputError(f"missing field {key!r} in {what}", path=json_path(path))
     return obj
+
+
+def tag_of(obj: dict[str, Any], tag: str, known: Any, path: list[str | int]) -> str:
+    """The value of ``obj[tag]`` that picks an object's kind (an action's ``op``), checked to be a
+    string among ``known`` before anything looks it up (a list there is refused, not hashed)."""
+    value = obj.get(tag)
+    if type(value) is not str or value not in known:
+        shown = repr(value) if type(value) is str else describe(value)
+        raise InputError(f"unknown {tag} {shown} (known: {', '.join(known)})", path=json_path(path + [tag]))
+    return value

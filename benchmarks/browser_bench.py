@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import functools
 import http.server
-import statistics
 import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Callable
+
+from benchmarks.measure import ratios, spread
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -24,10 +25,6 @@ PLAYED = "#pg-app[data-state='played'], #pg-app[data-state='error']"
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args) -> None:  # noqa: ANN002
         pass
-
-
-def _spread(values: list[float], unit: Callable[[float], str]) -> str:
-    return f"{unit(statistics.median(values))} ({unit(min(values))}-{unit(max(values))})"
 
 
 def p6_browser(build: Callable[[Path], Path], native_seconds: Callable[[Path], float], repeat: int) -> tuple[str, bool]:
@@ -61,11 +58,10 @@ def p6_browser(build: Callable[[Path], Path], native_seconds: Callable[[Path], f
                 finally:
                     context.close()
         server.shutdown()
-    ms = lambda s: f"{s * 1000:.0f} ms"  # noqa: E731
-    sec = lambda s: f"{s:.1f} s"  # noqa: E731
-    ratio = statistics.median(in_browser) / statistics.median(native)
-    line = (f"P8 the playground, opened -> first transcript: cold {_spread(cold, sec)}, runtime cached "
-            f"{_spread(warm, sec)} ({statistics.median(cold) / statistics.median(warm):.1f}x faster cached); "
-            f"the engine on every committed session in the browser {_spread(in_browser, ms)} vs natively "
-            f"{_spread(native, ms)}: {ratio:.1f}x the native time ({len(cold)} alternating runs each)")
+    ms = [x * 1000 for x in in_browser], [x * 1000 for x in native]
+    line = (f"P8 the playground, opened -> first transcript: cold {spread(cold, '.1f')} s, runtime cached "
+            f"{spread(warm, '.1f')} s ({spread(ratios(cold, warm), '.1f')}x faster cached); "
+            f"the engine on every committed session in the browser {spread(ms[0], '.0f')} ms vs natively "
+            f"{spread(ms[1], '.0f')} ms: {spread(ratios(in_browser, native), '.1f')}x the native time "
+            f"({len(cold)} alternating pairs, median (min-max))")
     return line, True

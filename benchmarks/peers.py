@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import statistics
 import subprocess
 import sys
 import time
 import uuid
 from pathlib import Path
-from typing import Callable
+from benchmarks.measure import paired, spread
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -36,19 +35,6 @@ SESSION = [  # a handshake-era session: what a host does when it connects and us
     {"jsonrpc": "2.0", "id": 5, "method": "resources/read", "params": {"uri": "docs://readme"}},
     {"jsonrpc": "2.0", "id": 6, "method": "prompts/get", "params": {"name": "review", "arguments": {"code": "x"}}},
 ]
-
-
-def paired(a: Callable[[], float], b: Callable[[], float], pairs: int) -> tuple[list[float], list[float]]:
-    """``pairs`` alternating runs of each (A B A B ...): their figures, in order."""
-    first, second = [], []
-    for _ in range(pairs):
-        first.append(a())
-        second.append(b())
-    return first, second
-
-
-def spread(values: list[float], fmt: str) -> str:
-    return f"{format(statistics.median(values), fmt)} ({format(min(values), fmt)}-{format(max(values), fmt)})"
 
 
 def mcp_session(command: list[str]) -> float:

@@ -38,9 +38,14 @@ def on_config(config):
     spec = os.environ.get("AGENT_LOOP_SIM_ENGINE", "")
     try:
         site_package = _fresh_site_package(root, spec)
-        site = site_package.render_checkout(root, spec, config.use_directory_urls, config.repo_url or "")
+        note = site_package.engine_note
+        refused = note.refusal(spec, bool(config.strict), os.environ.get(note.ALLOW))  # before any work
+        site = None if refused else site_package.render_checkout(root, spec, config.use_directory_urls,
+                                                                       config.repo_url or "")
     except Exception as exc:  # still one readable line, not a traceback
         raise PluginError(f"the conformance site could not be rendered: {type(exc).__name__}: {exc}") from exc
+    if refused:
+        raise PluginError(refused)
     for warning in site.warnings:
         log.warning(warning)
     if not site.ok:
@@ -61,3 +66,17 @@ def on_files(files, config):
         files.append(File(path, src_dir=str(cache), dest_dir=config.site_dir,
                           use_directory_urls=config.use_directory_urls))
     return files
+
+
+def on_page_markdown(markdown, page, **kwargs):
+    _last["page"] = page.file.src_uri  # which page MkDocs is rendering, should it fail
+    return markdown
+
+
+def on_build_error(error, **kwargs):
+    """MkDocs names the page it failed on; say which session that page shows."""
+    page, site = _last.get("page"), _last.get("site")
+    name = _last["package"].session_of_page(site, page) if page and site is not None else None
+    if name is not None:
+        log.error(f"the build failed while rendering {page}, the page of session {name!r}: "
+                  f"{type(error).__name__}: {error}")

@@ -16,11 +16,14 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import sdk_server  # noqa: E402  (the expensive import, done once)
+from agent_loop_sim.processes import die_with_parent, unix_address  # noqa: E402
 
 
 def _serve_child(conn: socket.socket) -> None:
+    die_with_parent()  # the fork server's end is this server's end (no orphan when it is killed)
     header = b""
     while not header.endswith(b"\n"):
         chunk = conn.recv(1)
@@ -38,8 +41,9 @@ def _serve_child(conn: socket.socket) -> None:
 
 def main() -> int:
     path = sys.argv[1]
+    die_with_parent()  # the recorder's end is this server's end
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
+    listener.bind(unix_address(path))
     listener.listen(128)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     print("ready", flush=True)

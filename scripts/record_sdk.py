@@ -14,6 +14,7 @@ nothing is printed on stdout.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -36,6 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 from agent_loop_sim import scenarios  # noqa: E402
 from agent_loop_sim.errors import RecorderError  # noqa: E402
+from agent_loop_sim.processes import abstract_socket_name, unix_address  # noqa: E402
+from agent_loop_sim.protocols import FAMILIES  # noqa: E402
 from agent_loop_sim.normalise import normalise_mcp  # noqa: E402
 from recorder_cli import innermost, recorder_main  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
@@ -80,7 +83,7 @@ class Servers:
                     process.kill()
                 await process.aclose()
             return
-        stream = await anyio.connect_unix(str(self.socket_path))
+        stream = await anyio.connect_unix(unix_address(str(self.socket_path)))
         await stream.send(json.dumps({"stderr": str(log) + ".stderr"}).encode() + b"\n")
         async with stream:
             yield stream.send, stream.receive, stream.send_eof
@@ -92,19 +95,19 @@ async def servers() -> AsyncIterator[Servers]:
     if override:
         yield Servers(None, override.split())
         return
-    with tempfile.TemporaryDirectory(prefix="mcp-fork-") as tmp:
-        path = str(Path(tmp) / "server.sock")
-        process = await anyio.open_process([sys.executable, str(FORK_SERVER), path], stderr=None)
-        try:
-            assert process.stdout
-            ready = b""
-            with anyio.fail_after(30):
-                while b"ready\n" not in ready:
-                    ready += await process.stdout.receive()
-            yield Servers(path, None)
-        finally:
+    path = abstract_socket_name("agent-loop-sim-mcp-fork")  # no socket file, however long TMPDIR is
+    process = await anyio.open_process([sys.executable, str(FORK_SERVER), path], stderr=None)
+    try:
+        assert process.stdout
+        ready = b""
+        with anyio.fail_after(30):
+            while b"ready\n" not in ready:
+                ready += await process.stdout.receive()
+        yield Servers(path, None)
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # it may have gone already (its parent's signal)
             process.terminate()
-            await process.aclose()
+        await process.aclose()
 
 
 class _Script:
@@ -394,7 +397,7 @@ async def record_all(sessions: list[scenarios.Session], timeout: float, jobs: in
 
 
 def main(argv: list[str] | None = None) -> int:
-    return recorder_main(prog="record_sdk", family="mcp", package="mcp", transport="stdio",
+    return recorder_main(prog="record_sdk", family="mcp", package="mcp", transport=FAMILIES["mcp"].transport,
                          record=lambda chosen, timeout, jobs: anyio.run(record_all, chosen, timeout, jobs),
                          description=__doc__.split("\n\n")[0], argv=argv)
 

@@ -15,7 +15,8 @@ import sys
 from typing import Any, Callable, Sequence
 
 from agent_loop_sim import scenarios
-from agent_loop_sim.errors import InputError, RecorderError
+from agent_loop_sim.errors import InputError, RecorderError, one_line
+from agent_loop_sim.processes import on_owner_gone
 
 Record = Callable[[list[scenarios.Session], float, int], Sequence[Any]]
 
@@ -34,6 +35,10 @@ def recorder_main(*, prog: str, family: str, package: str, transport: str, recor
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds per session")
     parser.add_argument("--jobs", type=int, default=4, help="sessions recorded at once")
     args = parser.parse_args(argv)
+    if args.jobs < 1 or not args.timeout > 0:
+        print(f"{prog}: --jobs is at least 1 and --timeout more than 0", file=sys.stderr)
+        return 2
+    on_owner_gone()
     try:
         file = scenarios.load(args.scenarios)
         chosen = [file.session(n) for n in args.session] if args.session else list(file.sessions)
@@ -42,10 +47,10 @@ def recorder_main(*, prog: str, family: str, package: str, transport: str, recor
             raise InputError(f"not {family} sessions: {', '.join(wrong)}", file=file.path)
         transcripts = record(chosen, args.timeout, args.jobs)
     except (InputError, RecorderError) as exc:
-        print(f"{prog}: {exc}", file=sys.stderr)
+        print(f"{prog}: {one_line(str(exc))}", file=sys.stderr)
         return 1
     except BaseExceptionGroup as group:  # anyio wraps a task's failure
-        print(f"{prog}: {innermost(group)}", file=sys.stderr)
+        print(f"{prog}: {one_line(str(innermost(group)))}", file=sys.stderr)
         return 1
     out = {"sdk": {"package": package, "version": importlib.metadata.version(package)}, "transport": transport,
            "sessions": [t if isinstance(t, dict) else t.to_dict() for t in transcripts]}

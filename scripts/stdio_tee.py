@@ -14,6 +14,10 @@ import socket
 import subprocess
 import sys
 import threading
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from agent_loop_sim.processes import die_with_parent, unix_address  # noqa: E402
 
 
 class _SocketServer:
@@ -21,7 +25,7 @@ class _SocketServer:
 
     def __init__(self, path: str, stderr_path: str) -> None:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
+        self.sock.connect(unix_address(path))
         self.sock.sendall(json.dumps({"stderr": stderr_path}).encode() + b"\n")
         self.stdout = self.sock.makefile("rb")
         self.stdin = _SocketWriter(self.sock)
@@ -46,13 +50,15 @@ class _SocketWriter:
 
 def main() -> int:
     log_path, how, *target = sys.argv[1:]
+    die_with_parent()  # the SDK starts this in a session of its own: end with the recorder, not after it
     assert how in ("--", "--socket") and target, "usage: stdio_tee.py LOG -- COMMAND... | LOG --socket PATH"
     if how == "--socket":
         server = _SocketServer(target[0], log_path + ".stderr")
     else:
         # The server's stderr (its tracebacks for failing tools) goes beside the log, not to ours.
         with open(log_path + ".stderr", "ab") as errors:
-            server = subprocess.Popen(target, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors)
+            server = subprocess.Popen(target, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
+                                      preexec_fn=die_with_parent)
     lock = threading.Lock()
     log = open(log_path, "a", encoding="utf-8")
 

@@ -308,7 +308,7 @@ def hostile_project(root: Path) -> Path:
     (root / "recordings" / "verdicts" / "wire_types.json").write_text(json.dumps({"sessions": {"raw_hostile": [
         {"verdict": "invalid", "against": HOSTILE, "detail": HOSTILE}] * len(messages)}}))
     (root / "recordings" / "hostile.json").write_text(json.dumps({
-        "family": "mcp", "sdk": {"package": "mcp", "version": "<b>0</b>"}, "transport": "stdio",
+        "family": "mcp", "sdk": {"package": "mcp", "version": "2.3.0"}, "transport": "stdio",  # checked metadata
         "scenarios": "scenarios/hostile.json",
         "sessions": [{"name": "raw_hostile", "mode": "raw", "title": title,
                       "messages": [dict(m, n=i) for i, m in enumerate(messages, 1)]}]}))

@@ -1,17 +1,35 @@
 from __future__ import annotations
 
-from agent_loop_sim.compare import MISSING, diff_json, diff_sessions
+from agent_loop_sim.compare import MISSING, diff_json, diff_sessions, identical, key_order_json
 from agent_loop_sim.transcript import Message, Transcript
 
 
 def test_key_order_and_types_count():
     assert list(diff_json({"a": 1, "b": 2}, {"a": 1, "b": 2})) == []
-    assert list(diff_json({"a": 1, "b": 2}, {"b": 2, "a": 1})) == [("$ (key order)", ["a", "b"], ["b", "a"])]
-    assert list(diff_json({"x": {"a": 1, "b": 2}}, {"x": {"b": 2, "a": 1}})) == [
-        ("$.x (key order)", ["a", "b"], ["b", "a"])]
+    assert list(diff_json({"a": 1, "b": 2}, {"b": 2, "a": 1})) == []  # the same JSON
+    assert list(key_order_json({"a": 1, "b": 2}, {"b": 2, "a": 1})) == [("$", ["a", "b"], ["b", "a"])]
+    assert list(key_order_json({"x": [{"a": 1, "b": 2}]}, {"x": [{"b": 2, "a": 1}]})) == [
+        ("$.x[0]", ["a", "b"], ["b", "a"])]
+    assert list(key_order_json({"a": 1, "b": 2}, {"b": 2, "c": 1})) == []  # other keys: a value difference
     assert list(diff_json({"a": 1}, {"a": 1.0})) == [("$.a", 1, 1.0)]
     assert list(diff_json({"a": 1}, {"a": True})) == [("$.a", 1, True)]
     assert list(diff_json([1, 2], [1])) == [("$[1]", 2, MISSING)]
+
+
+def test_identical_is_strict_about_types_and_key_order():
+    assert identical({"a": [1, "x", None, 1.5, True]}, {"a": [1, "x", None, 1.5, True]})
+    for other in ({"a": [1.0, "x", None, 1.5, True]}, {"a": [True, "x", None, 1.5, True]},
+                  {"a": [1, "x", None, 1.5, 1]}, {"a": [1, "x", 0, 1.5, True]}, {"a": [1, "x", None, 1.5]}):
+        assert not identical({"a": [1, "x", None, 1.5, True]}, other), other
+    assert not identical({"a": 1, "b": 2}, {"b": 2, "a": 1})
+    assert not identical({"a": (1,)}, {"a": [1]})  # not JSON data: left to the walk
+
+
+def test_a_message_in_another_key_order_is_a_key_order_difference_only():
+    (d,) = diff_sessions([_t("s", {"id": "c1", "result": {"a": 1, "b": 2}})],
+                         [_t("s", {"id": "c1", "result": {"b": 2, "a": 1}})])
+    assert (d.message, d.path, d.key_order) == (1, "$.result", True)
+    assert d.render() == 'session \'s\', message 1, $.result (key order): committed ["a","b"], engine ["b","a"]'
 
 
 def _t(name, *jsons):

@@ -53,6 +53,7 @@ class Family:
     normalise: Callable[[list["Message"]], list["Message"]]  #: the normal form both sides are compared in
     scenario: ModuleType            #: ``SESSION_FIELDS`` and ``validate(raw, path)`` for its sessions
     recorder: str                   #: the live recorder, relative to the checkout
+    transport: str                  #: how the recorder reaches the SDK, as its recordings say (checked)
     fixture: FixtureServer
     intro: str                      #: what the family's index page says first
     normal_form: str                #: how its messages are normalised before they are compared
@@ -64,6 +65,6 @@ class Family:
     def from_file(cls, path: Path, **code: Any) -> "Family":
         """A family whose words (name, parties, recorder, fixture, prose) are in a JSON file beside
         its code; ``code`` names the rest (model, normal form, scenario schema, rule tables)."""
-        words = load_json(path)
+        words = load_json(path, limited=False)
         words.update(parties=tuple(words["parties"]), fixture=FixtureServer(**words["fixture"]))
         return cls(**words, **code)

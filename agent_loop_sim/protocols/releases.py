@@ -9,7 +9,7 @@ model never looks at another release's recordings.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
@@ -39,13 +39,14 @@ class Releases:
     package: str                       #: the package index name: ``a2a-sdk``
     versions: tuple[str, ...]          #: the pinned release first, then the others
     changes: tuple[WireChange, ...] = ()
+    _rules: dict[str, frozenset[str]] = field(default_factory=dict, init=False, compare=False, repr=False)
     changelog: str = ""                #: the upstream changelog or release notes, for the site's links
 
     @classmethod
     def from_file(cls, path: Path) -> "Releases":
         """The table as data: ``{"package", "versions", "changelog", "changes": [{key, since, entry,
         url, effect}, ...]}``."""
-        data = load_json(path)
+        data = load_json(path, limited=False)
         changes = tuple(WireChange(**c) for c in data.pop("changes", []))
         return cls(**{**data, "versions": tuple(data["versions"])}, changes=changes)
 
@@ -73,9 +74,12 @@ class Releases:
     def rules(self, version: str | None = None) -> frozenset[str]:
         """The keys of the wire changes in effect in ``version`` (the pinned release by default)."""
         version = self.check(version)
-        return frozenset(c.key for c in self.changes if version_key(c.since) <= version_key(version))
+        if version not in self._rules:  # asked once per session played: derived once per release
+            self._rules[version] = frozenset(c.key for c in self.changes if version_key(c.since) <= version_key(version))
+        return self._rules[version]
 
     def between(self, old: str, new: str) -> tuple[WireChange, ...]:
         """The changes in effect in ``new`` and not in ``old``."""
         differing = self.rules(new) ^ self.rules(old)
         return tuple(c for c in self.changes if c.key in differing)
+

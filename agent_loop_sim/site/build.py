@@ -25,6 +25,7 @@ from .coverage import COVERAGE_PAGE, coverage, render_coverage
 from .coverage import problems as coverage_problems
 from .wire_types import WIRE_TYPES_PAGE, failures, load_verdicts, render_wire_types
 from .wire_types import problems as verdict_problems
+from .engine_note import with_overview_note
 from .evidence import Finding, FindingResult, Recorded, check_findings
 from .findings import FINDINGS
 from .navigation import features_page, modes_page, render_features, render_modes
@@ -87,7 +88,7 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     ctx = Context(report, checked, verdicts=verdicts, directory_urls=directory_urls, **({"repo_url": repo_url} if repo_url else {}))
     pages = site.pages
 
-    pages[OVERVIEW] = render_overview(ctx)
+    pages[OVERVIEW] = with_overview_note(render_overview(ctx), report)
     pages[RESULTS_PAGE] = render_results(ctx)
     # Few top-level entries: each is a tab, and the tabs must fit a 1,400 px screen.
     results: list[Any] = [RESULTS_PAGE]
@@ -179,6 +180,13 @@ def render_checkout(root: Path, engine_spec: str = "", directory_urls: bool = Tr
     ``repo_url`` (mkdocs.yml's) is where the pages link the recordings and scenario files."""
     return render_site(Project(root), run_session=load_engine(engine_spec) if engine_spec else None,
                        directory_urls=directory_urls, repo_url=repo_url)
+
+
+def session_of_page(site: Site, path: str) -> str | None:
+    """The session whose page ``path`` is (so that an error while MkDocs renders it can name it)."""
+    from .pages import session_page
+
+    return next((s.name for s in site.report.sessions if session_page(s.family, s.name) == path), None)
 
 
 def keep_pages(site: Site, folder: Path, touch_all: bool = False) -> list[str]:

@@ -15,4 +15,4 @@ from ..jsonio import load_json
 from .evidence import Finding, load_findings
 
 FINDINGS_FILE = Path(__file__).with_name("findings.json")
-FINDINGS: tuple[Finding, ...] = load_findings(load_json(FINDINGS_FILE), str(FINDINGS_FILE))
+FINDINGS: tuple[Finding, ...] = load_findings(load_json(FINDINGS_FILE, limited=False), str(FINDINGS_FILE))

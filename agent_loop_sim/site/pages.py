@@ -410,6 +410,7 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         text(t.title),
         "",
         f"- **Result:** {result}",
+        f"- **Key order:** {s.key_order_verdict}",
         f"- **Protocol:** {family_name(s.family)}, mode {_mode(t.mode)}" + (f" ({note})" if note else ""),
         f"- **Recorded with:** {_sdk(file)} over {text(file.transport)}",
         f"- **Files:** recording [{code(s.recording_file)}]({repo_link(ctx, s.recording_file)}), "

@@ -119,7 +119,22 @@ def render_format(families: list[str]) -> str:
         module_name = module.__name__
         lines += [f"## {family_name(family)} sessions", "", f"From {code(module_name)}.", "",
                   docstring_markdown(module.__doc__), ""] + field_tables(module)
-    return "\n".join(lines)
+    return "\n".join(lines + limits_section())
+
+
+def limits_section() -> list[str]:
+    """The limits on input (`agent_loop_sim.limits`), drawn from the code that enforces them."""
+    from ..limits import LIMITS
+
+    return ["", "## Limits", "",
+            "Scenario and recording files are strict JSON (RFC 8259): no `NaN`, `Infinity` or numbers out of "
+            "a double's range such as `1e400`, no string holding a lone surrogate, no duplicate key; the "
+            "`recording` is a file name in `recordings/`, never a path. A file over one of these limits is "
+            "refused with one line naming the limit and how to raise it:", "",
+            table(["Limit", "Default", "Command-line flag", "Environment variable"],
+                  [[text(limit.name), text(f"{limit.default:,}{limit.unit}"), code(f"{limit.flag} N"), code(limit.env)]
+                   for limit in LIMITS]),
+            "", "The flags go before the verb: `python -m agent_loop_sim --max-sessions 5000 check`.", ""]
 
 
 # --- the API reference ------------------------------------------------------------------------

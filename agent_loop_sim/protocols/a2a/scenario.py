@@ -46,8 +46,8 @@ import re
 from typing import Any
 
 from ...errors import InputError
-from ...jsonio import json_path
-from ...schema import Field, check_object, describe
+from ...jsonio import check_embedded_json, json_path
+from ...schema import Field, check_object, describe, tag_of
 from .states import TASK_STATES
 
 SESSION_FIELDS = {"steps": Field(list, required=False), "mode": Field(str, required=False, choices=("jsonrpc", "raw")),
@@ -165,9 +165,7 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
         here = path + ["steps", i]
         if type(step) is not dict:
             raise _fail(f"a step must be an object, got {describe(step)}", here)
-        op = step.get("op")
-        if op not in STEP_FIELDS:
-            raise _fail(f"unknown op {op!r} (known: {', '.join(STEP_FIELDS)})", here + ["op"])
+        op = tag_of(step, "op", STEP_FIELDS, here)
         check_object(step, {"op": Field(str), **STEP_FIELDS[op]}, here, f"a {op!r} step")
         if "method" in step and not step["method"]:
             raise _fail("a method name cannot be empty", here + ["method"])
@@ -230,6 +228,7 @@ def _validate_raw(raw: dict[str, Any], path: list[str | int]) -> None:
     for i, post in enumerate(posts):
         here = path + ["posts", i]
         check_object(post, POST_FIELDS, here, "a post")
+        check_embedded_json(post["body"], here + ["body"])
         for j, pair in enumerate(post.get("headers", [])):
             if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
                     and all(_HEADER_VALUE.match(x) and x for x in pair)):

@@ -82,13 +82,42 @@ class Answers:
         if not left:
             raise ScriptExhausted(f"the server asked for {kind} but the scenario has no answer left",
                                   path="$.answers." + kind)
-        return _as_sent(kind, left.pop(0))
+        answer = left.pop(0)
+        if not valid_answer(kind, answer):
+            # The SDK validates the callback's result with its model; a pydantic ValidationError is
+            # answered as INVALID_PARAMS with empty data (mcp.shared.jsonrpc_dispatcher).
+            raise NotSupported({"code": jsonrpc.INVALID_PARAMS, "message": "Invalid request parameters", "data": ""})
+        return _as_sent(kind, answer)
 
 
 #: the server's request -> the callback that answers it
 _CALLBACKS = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots"}
 _REFUSALS = {"elicitation": "Elicitation not supported", "sampling": "Sampling not supported",
              "roots": "List roots not supported"}
+
+
+#: the content blocks a sampling result may hold (mcp 2.3.0's CreateMessageResult.content):
+#: its ``type`` literal -> the fields it requires, each a string
+_SAMPLING_CONTENT = {"text": ("text",), "image": ("data", "mimeType"), "audio": ("data", "mimeType")}
+#: the values an accepted elicitation's content may hold (ElicitResult.content)
+_ELICIT_VALUE = (str, int, float, bool, type(None))
+
+
+def _block(content: dict[str, Any]) -> str | None:
+    """The content block type a sampling answer's content is read as (pydantic tries them in order)."""
+    return next((block for block, required in _SAMPLING_CONTENT.items()
+                 if content.get("type", block) == block and all(isinstance(content.get(f), str) for f in required)),
+                None)
+
+
+def valid_answer(kind: str, answer: dict[str, Any]) -> bool:
+    """Whether the SDK's result model accepts a scripted answer (what the scenario schema leaves open)."""
+    if kind == "sampling":
+        content = answer.get("content")
+        return isinstance(content, dict) and _block(content) is not None
+    values = (answer.get("content") or {}).values()
+    return all(isinstance(v, _ELICIT_VALUE) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
+               for v in values)
 
 
 def _root(root: dict[str, Any]) -> dict[str, Any]:
@@ -106,13 +135,16 @@ def _as_sent(kind: str, answer: dict[str, Any]) -> dict[str, Any]:
 
 def _content(content: dict[str, Any]) -> dict[str, Any]:
     order = ("type", "text")
+    # the block the SDK's model reads it as, whose ``type`` it then writes even if the answer had none
+    content = {"type": _block(content), **content}
     out = {k: content[k] for k in order if k in content}
     out.update({k: v for k, v in content.items() if k not in order})
     return out
 
 
 class NotSupported(Exception):
-    """The client has no callback for a server's question: the SDK refuses it with this error."""
+    """The client has no callback for a server's question, or its callback's answer is not a valid
+    result: the SDK refuses it with this error."""
 
     def __init__(self, error: dict[str, Any]) -> None:
         super().__init__(error["message"])

@@ -90,8 +90,9 @@ ERA_TRANSITIONS: dict[tuple[Era, Kind], tuple[Era, Verdict]] = {
 def kind_of(method: str, params: Mapping[str, Any] | None) -> Kind:
     if method == "initialize":
         return Kind.INITIALIZE
-    meta = params.get("_meta") if isinstance(params, Mapping) else None
-    if isinstance(meta, Mapping) and META_PROTOCOL_VERSION in meta:
+    # dict, not Mapping: decoded JSON, and an ABC check costs more than the rest of this.
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if isinstance(meta, dict) and META_PROTOCOL_VERSION in meta:
         return Kind.ENVELOPED
     return Kind.PLAIN
 

@@ -46,8 +46,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import InputError
-from ...jsonio import json_path
-from ...schema import Field, check_object, describe
+from ...jsonio import check_embedded_json, json_path
+from ...schema import Field, check_object, describe, tag_of
 
 MODES = ("legacy", "2026-07-28", "auto", "raw")
 LISTABLE = ("tools", "resources", "templates", "prompts")
@@ -104,6 +104,22 @@ SAMPLING_FIELDS = {
 }
 
 
+def _check_seed(seed: Any, path: list[str | int]) -> None:
+    """A seeded answer is sent by the application itself, so the SDK's client validates it before
+    anything is sent: one its result model refuses never reaches the wire (the application's call
+    raises), and a scenario with one cannot be played; refuse it here, as that call would."""
+    from .client import valid_answer  # the SDK's result rules live with the client model
+
+    if type(seed) is not dict:
+        raise InputError(f"a seeded answer must be an object, got {describe(seed)}", path=json_path(path))
+    kind = "elicitation" if "action" in seed else "sampling"
+    fields = ELICIT_FIELDS if kind == "elicitation" else {**SAMPLING_FIELDS, "role": Field(str, choices=("user", "assistant"))}
+    check_object(seed, fields, path, f"a seeded {kind} answer")
+    if not valid_answer(kind, seed):
+        raise InputError(f"the SDK's client refuses this {kind} answer before sending it (its result model "
+                         f"does not accept the content)", path=json_path(path + ["content"]))
+
+
 def _non_empty(raw: dict[str, Any], key: str, path: list[str | int], what: str, item: str) -> list[Any]:
     if raw.get(key) is None:
         raise InputError(f"missing field {key!r} in {what}", path=json_path(path))
@@ -122,6 +138,7 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
             Field(str).check(line, path + ["lines", i])
             if "\n" in line:
                 raise InputError("a raw line cannot contain a newline", path=json_path(path + ["lines", i]))
+            check_embedded_json(line, path + ["lines", i])
         return
     if "lines" in raw:
         raise InputError(f"only raw sessions have 'lines' (this one is {mode!r})", path=json_path(path + ["lines"]))
@@ -129,17 +146,16 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
         here = path + ["actions", i]
         if type(action) is not dict:
             raise InputError(f"an action must be an object, got {describe(action)}", path=json_path(here))
-        op = action.get("op")
-        if op not in ACTION_FIELDS:
-            known = ", ".join(ACTION_FIELDS)
-            raise InputError(f"unknown op {op!r} (known: {known})", path=json_path(here + ["op"]))
+        op = tag_of(action, "op", ACTION_FIELDS, here)
         check_object(action, {"op": Field(str), **ACTION_FIELDS[op]}, here, f"a {op!r} action")
         for j, uri in enumerate(action.get("uris", []) if op == "listen" else []):
             Field(str).check(uri, here + ["uris", j])
+        for key, seed in action.get("input_responses", {}).items():
+            _check_seed(seed, here + ["input_responses", key])
         if op == "complete":
             ref = action["ref"]
             kind = ref.get("type")
-            if kind not in REF_FIELDS:
+            if type(kind) is not str or kind not in REF_FIELDS:
                 raise InputError(f"a reference's type is 'ref/prompt' or 'ref/resource', got {kind!r}",
                                  path=json_path(here + ["ref", "type"]))
             check_object(ref, REF_FIELDS[kind], here + ["ref"], "a reference")

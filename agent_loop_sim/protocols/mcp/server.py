@@ -116,10 +116,12 @@ class ServerConnection:
     # --- requests ---------------------------------------------------------------------------
     def _on_request(self, request: Request) -> Outgoing:
         self.era, verdict = transition(self.era, request.method, request.params)
+        refusal = verdict.refusal(request.params)
+        if refusal is not None:
+            # Answered, not raised: a raised exception kept in a local is a cycle (exception ->
+            # traceback -> this frame -> the exception) that holds every caller's frame alive.
+            return [jsonrpc.error(request.id, refusal)]
         try:
-            refusal = verdict.refusal(request.params)
-            if refusal is not None:
-                raise refusal
             wire = WIRES[self.era]
             return self._SERVE[self.era](self, request, wire)
         except ProtocolError as exc:
@@ -267,6 +269,7 @@ class ServerConnection:
                 out.append(self._tool_result(call.request_id, wire, _error_result(f"Error executing tool {call.tool}")))
                 return None
             except ResourceMissing as exc:
+                throw = None  # it is this exception, whose traceback holds this frame: no cycle
                 out.append(self._tool_result(call.request_id, wire,
                                              _error_result(f"Error executing tool {call.tool}: {exc}")))
                 return None

@@ -1,0 +1,104 @@
+"""One owner for the recorders' processes: a process group, one temporary folder, both removed whole.
+
+`run_owned` starts a recorder in a new session (so it and every process it starts share one
+process group), with ``TMPDIR`` pointing at a fresh folder of its own; however the run ends
+(success, error, Ctrl-C, SIGTERM) the whole group is killed and the folder removed. Should the
+owner itself be killed with SIGKILL, nothing of it can run: `die_with_parent` makes the kernel
+send each child SIGTERM when its parent dies, and the recorder's `on_owner_gone` then ends its
+group and removes the folder. The SDK's stdio client starts its server in a session of its own,
+so the processes it starts (``stdio_tee.py``) call `die_with_parent` themselves.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+
+OWNED_TMP = "AGENT_LOOP_SIM_OWNED_TMP"  # the folder the owner made for a recorder (its TMPDIR)
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(sig: int = signal.SIGTERM) -> None:
+    """Ask the kernel (Linux ``prctl``) to send ``sig`` to this process when its parent dies;
+    a no-op where there is no ``prctl``. If the parent is already gone, end now."""
+    parent = os.getppid()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os.kill(os.getpid(), sig)
+
+
+def end_group(pgid: int, grace: float = 2.0) -> None:
+    """SIGTERM to every process of group ``pgid``, then SIGKILL to whatever is still there."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pgid, sig)
+        except (ProcessLookupError, PermissionError):
+            return
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(pgid, 0)
+            except (ProcessLookupError, PermissionError):
+                return
+            time.sleep(0.02)
+
+
+def run_owned(command: Sequence[str], *, cwd: str | os.PathLike[str], env: dict[str, str] | None = None,
+              prefix: str = "agent-loop-sim-record-") -> subprocess.CompletedProcess[str]:
+    """Run ``command`` as the leader of a new process group with a temporary folder of its own;
+    its output is captured. Nothing of it outlives this call."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    child_env = dict(os.environ if env is None else env)
+    child_env.update(TMPDIR=folder, **{OWNED_TMP: folder})
+    try:
+        process = subprocess.Popen(list(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   cwd=cwd, env=child_env, start_new_session=True, preexec_fn=die_with_parent)
+        try:
+            out, err = process.communicate()
+        finally:
+            end_group(process.pid)
+            process.wait()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return subprocess.CompletedProcess(list(command), process.returncode, out, err)
+
+
+def on_owner_gone() -> None:
+    """In a recorder: when the owner goes (SIGTERM from `die_with_parent`, or sent to the group),
+    end the rest of the group, remove the owner's folder and exit with 143, the shell's code for
+    SIGTERM."""
+    def handler(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if os.getpgrp() == os.getpid():  # only a group of our own (run_owned's), never the caller's
+            try:
+                os.killpg(os.getpgrp(), signal.SIGTERM)  # the fork server and its servers; not this one
+            except OSError:
+                pass
+            time.sleep(0.1)
+        folder = os.environ.get(OWNED_TMP)
+        if folder and os.path.basename(folder).startswith("agent-loop-sim-"):
+            shutil.rmtree(folder, ignore_errors=True)
+        os._exit(128 + signum)
+    signal.signal(signal.SIGTERM, handler)
+
+
+def unix_address(name: str) -> str:
+    """The address to bind or connect a Unix socket named ``name``: ``@NAME`` is Linux's abstract
+    namespace (no file to leave behind, no length limit from a long ``TMPDIR``), anything else a path."""
+    return "\0" + name[1:] if name.startswith("@") else name
+
+
+def abstract_socket_name(prefix: str) -> str:
+    """A fresh ``@NAME`` for `unix_address`, unique to this process."""
+    import secrets
+
+    return f"@{prefix}-{os.getpid()}-{secrets.token_hex(6)}"
