@@ -8,6 +8,10 @@ from .errors import InputError
 from .protocols import FAMILIES
 from .scenarios import ScenarioFile, load_many
 
+# What a site build reads besides mkdocs.yml: a copy of these builds the same site (the tests'
+# and the benchmark's throwaway checkouts copy them).
+SITE_INPUTS = ("agent_loop_sim", "scenarios", "recordings", "conformance", "hooks", "docs", "overrides")
+
 @dataclass(frozen=True)
 class Project:
     root: Path

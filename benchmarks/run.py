@@ -57,12 +57,12 @@ sys.path.insert(0, str(ROOT))
 
 from agent_loop_sim import engine  # noqa: E402
 from agent_loop_sim.cli import record_live  # noqa: E402
-from agent_loop_sim.project import Project  # noqa: E402
+from agent_loop_sim.project import SITE_INPUTS, Project  # noqa: E402
 from agent_loop_sim.site import render_site  # noqa: E402
 from agent_loop_sim.site.build import write_pages  # noqa: E402
 from benchmarks import peers  # noqa: E402
 from agent_loop_sim import inbrowser  # noqa: E402
-from benchmarks.scale import (COPIED, MKDOCS, MKDOCS_ENV, build_command, copy_checkout, site_bytes,  # noqa: E402
+from benchmarks.scale import (MKDOCS, MKDOCS_ENV, build_command, copy_checkout, site_bytes,  # noqa: E402
                               mkdocs_build, synthetic_project)
 from benchmarks.measure import MIN_PAIRS, Run, paired, ratios, run_command, spread, timed  # noqa: E402
 from browser_bench import p6_browser  # noqa: E402
@@ -166,6 +166,7 @@ def p2_hook_overhead(project: Project, pairs: int) -> tuple[str, bool]:
         site = render_site(Project(copy))
         plain = Path(tmp) / "prerendered"
         shutil.copytree(ROOT / "docs", plain / "docs")
+        shutil.copytree(ROOT / "overrides", plain / "overrides")  # the theme's custom_dir
         write_pages(site, plain / "docs")
         config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
         config.pop("hooks", None)
@@ -365,7 +366,9 @@ BASELINE = "31e21ce"  # main when issue 16's work began: the build-time goal is 
 def checkout_at(ref: str, dest: Path) -> Path:
     """The files of commit ``ref`` (what `copy_checkout` copies), unpacked into ``dest``."""
     dest.mkdir(parents=True)
-    archive = subprocess.run(["git", "archive", ref, *COPIED, "mkdocs.yml"], cwd=ROOT, capture_output=True, check=True)
+    present = [name for name in (*SITE_INPUTS, "mkdocs.yml")  # the baseline may lack a newer folder
+               if subprocess.run(["git", "cat-file", "-e", f"{ref}:{name}"], cwd=ROOT).returncode == 0]
+    archive = subprocess.run(["git", "archive", ref, *present], cwd=ROOT, capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
     return dest
 

@@ -8,13 +8,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from agent_loop_sim.project import SITE_INPUTS
 
-COPIED = ("agent_loop_sim", "scenarios", "recordings", "conformance", "hooks", "docs")
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def copy_checkout(dest: Path) -> Path:
-    for name in COPIED:
+    for name in SITE_INPUTS:
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", ".cache"))
     shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
     return dest

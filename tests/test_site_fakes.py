@@ -25,13 +25,13 @@ from typing import Any, Callable
 from agent_loop_sim.errors import InputError
 from agent_loop_sim.jsonio import json_path
 from agent_loop_sim.site.evidence import parse_path
+from agent_loop_sim.project import SITE_INPUTS
 from agent_loop_sim.recording import load_recording
 from agent_loop_sim.transcript import Transcript
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
 MKDOCS = str(Path(sys.executable).with_name("mkdocs"))
-COPIED = ("agent_loop_sim", "scenarios", "recordings", "conformance", "hooks", "docs", "overrides")
 
 Engine = Callable[[Any], Transcript]
 
@@ -103,7 +103,7 @@ def edit_recording(path: Path, session: str, message: int, json_pointer: str, ne
     return old
 
 
-def consistent_copy(dest: Path, names: tuple[str, ...] = COPIED) -> Path:
+def consistent_copy(dest: Path, names: tuple[str, ...] = SITE_INPUTS) -> Path:
     """A copy of the checkout in which each scenario file holds exactly the sessions its recording has.
 
     Other people add scenarios and recordings while the site is tested; a scenario recorded
