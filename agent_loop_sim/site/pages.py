@@ -203,7 +203,6 @@ def render_overview(ctx: Context) -> str:
     report = ctx.report
     total, passed = len(report.sessions), report.passed
     verdict = "every session passes" if passed == total else f"{total - passed} of {total} sessions FAIL"
-    engine = getattr(report, "engine", None)  # which engine made these pages, when check says so
     lines = [
         "# Conformance",
         "",
@@ -218,8 +217,6 @@ def render_overview(ctx: Context) -> str:
         f"**Verdict: {verdict}** ({passed} of {total} sessions, {report.message_count} messages).",
         "",
     ]
-    if engine:
-        lines += [f"*Engine:* {code(str(engine))}", ""]
     rows = []
     for family in report.families:
         chosen = [s for s in report.sessions if s.family == family]
@@ -419,9 +416,6 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         f"- **Download:** [JSON Lines]({link(page, jsonl_path(s.family, s.name))})"
         + (f", [HAR]({link(page, har_path(s.name))})" if s.family == "a2a" else ""),
     ]
-    key_order = getattr(s, "key_order", None)  # the key-order verdict, when check gives one
-    if key_order is not None:
-        lines.append(f"- **Key order:** {text(str(key_order))}")
     era = ctx.era_of(s)
     if era is not None:
         lines.append(f"- **In the other era:** [{text(era)}, side by side]({link(page, eras_page(s.family, era))})")

@@ -100,8 +100,7 @@ class Line:
 
 def http_of(m: Message) -> dict[str, Any] | None:
     """The message's HTTP envelope (A2A), when the recording has one."""
-    http = getattr(m, "http", None)
-    return http if isinstance(http, dict) else None
+    return m.http if isinstance(m.http, dict) else None
 
 
 def _short(value: Any, limit: int = 48) -> str:
