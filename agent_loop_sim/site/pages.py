@@ -119,35 +119,55 @@ class Context:
     repo_url: str = "https://github.com/agent-loop-sim/agent_loop_sim"
     _eras: dict[str, dict[str, dict[str, SessionResult]]] = field(default_factory=dict, repr=False)
     _learnt: dict[str, dict[str, set[str]]] = field(default_factory=dict, repr=False)
+    _by_place: Any = field(default=None, repr=False)
+    _transcripts: dict[str, Transcript] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.pages = {s.name: session_page(s.family, s.name) for s in self.report.sessions
                       if s.recorded is not None}
 
     def findings_at(self, session: str, n: int) -> list[Finding]:
-        out = []
-        for result in self.findings:
-            f = result.finding
-            if any(p.session == session and p.message == n for p in f.places()) and f not in out:
-                out.append(f)
-        return out
+        """The findings pointing at message ``n`` of ``session`` (0: the session as a whole), in order."""
+        return self._places()[0].get((session, n), [])
+
+    def _places(self) -> tuple[dict[tuple[str, int], list[Finding]], dict[str, list[Any]]]:
+        """Every finding's places, indexed once: by (session, message) the findings in the order
+        they are listed, and by session the places in that order (a page asks per message, and
+        there are thousands of messages and hundreds of places)."""
+        if self._by_place is None:
+            at: dict[tuple[str, int], list[Finding]] = {}
+            by_session: dict[str, list[Any]] = {}
+            for result in self.findings:
+                f = result.finding
+                for p in f.places():
+                    listed = at.setdefault((p.session, p.message), [])
+                    if f not in listed:
+                        listed.append(f)
+                    by_session.setdefault(p.session, []).append(p)
+            self._by_place = (at, by_session)
+        return self._by_place
+
+    def transcript(self, session: str) -> Transcript | None:
+        if self._transcripts is None:
+            self._transcripts = self.report.transcripts
+        return self._transcripts.get(session)
 
     def marks(self, session: str) -> dict[int, dict[str, str]]:
         """{message: {JSON Pointer: line id}}: the lines findings point at, marked on the page."""
         out: dict[int, dict[str, str]] = {}
-        transcript = self.report.transcripts.get(session)
-        for result in self.findings:
-            for p in result.finding.places():
-                if p.session == session and p.message and self.points_at_line(p):
-                    out.setdefault(p.message, {})[evidence_anchor(p.message, p.path).partition(":")[2]] = \
-                        evidence_anchor(p.message, p.path)
-        return out if transcript is not None else {}
+        if self.transcript(session) is None:
+            return out
+        for p in self._places()[1].get(session, []):
+            if p.message and self.points_at_line(p):
+                out.setdefault(p.message, {})[evidence_anchor(p.message, p.path).partition(":")[2]] = \
+                    evidence_anchor(p.message, p.path)
+        return out
 
     def points_at_line(self, p: Any) -> bool:
         """Whether the place's JSON path is a line of its message (an absent member is not)."""
         from .evidence import resolve
 
-        transcript = self.report.transcripts.get(p.session)
+        transcript = self.transcript(p.session)
         if transcript is None or not 1 <= p.message <= len(transcript.messages) or p.path in ("", "$"):
             return False
         m = transcript.messages[p.message - 1]
