@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..check import Engine, Report, build_report, load_engine
+from ..check import Engine, Report, build_report, engine_name, load_engine
+from ..errors import InputError
 from ..exports import JUNIT_FILE, har_path, jsonl_path, report_junit, transcript_har, transcript_jsonl
 from ..jsonio import write_atomic
 from ..project import Project
@@ -28,6 +29,7 @@ from .wire_types import problems as verdict_problems
 from .engine_note import with_overview_note
 from .evidence import Finding, FindingResult, Recorded, check_findings
 from .findings import FINDINGS
+from .incremental import Memo
 from .navigation import features_page, modes_page, render_features, render_modes
 from .pages import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, eras_page, family_name, family_page, link, page_url, render_eras,
                     render_family, render_findings, render_overview, render_results, render_session)
@@ -72,12 +74,15 @@ class Site:
 
 def render_site(project: Project, run_session: Engine | None = None, findings: tuple[Finding, ...] | list[Finding] = FINDINGS,
                 reference: bool = True, directory_urls: bool = True, coverage_required: bool = True,
-                repo_url: str = "") -> Site:
+                repo_url: str = "", memo: Memo | None = None) -> Site:
     """Run the engine, compare, check the findings and render every page, in memory.
 
     ``coverage_required=False`` renders the coverage page without refusing a project whose
-    sessions leave methods uncovered (for small synthetic projects, as ``findings=()`` is)."""
-    report = build_report(project, run_session)
+    sessions leave methods uncovered (for small synthetic projects, as ``findings=()`` is).
+    ``memo`` (`mkdocs serve`'s, for the project's own engine and findings) keeps what the files
+    an edit did not touch gave last time: each scenario file's check, each release comparison,
+    each session's page and exports."""
+    report = _report(project, run_session, memo)
     checked = check_findings(findings, Recorded(report.transcripts, report.scenarios), report.complete_families)
     site = Site(report, checked)
     site.problems += report.problems
@@ -113,9 +118,10 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
         for file in (f for f in report.files if f.family == family):
             for s in file.sessions:
                 if s.recorded is not None:
-                    pages[ctx.pages[s.name]] = render_session(ctx, s, file)
+                    pages[ctx.pages[s.name]] = _memo_page(memo, project, ctx, s, file, "page",
+                                                          lambda s=s, file=file: render_session(ctx, s, file))
         for scenario, group in ctx.eras(family).items():
-            pages[eras_page(family, scenario)] = render_eras(ctx, family, scenario, group)
+            pages[eras_page(family, scenario)] = _memo_eras(memo, project, ctx, family, scenario, group)
         to_features = features_page(family)
         pages[to_features] = render_features(family_name(family), sessions,
                                              lambda name, at=to_features: link(at, ctx.pages[name]))
@@ -124,7 +130,7 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
         pages[to_modes] = render_modes(family_name(family), sessions,
                                        lambda name, at=to_modes: link(at, ctx.pages[name]), notes)
         section: list[Any] = [family_page(family), {"By feature": to_features}, {"By era and mode": to_modes}]
-        release_nav, release_problems = release_pages(project, ctx, family, run_session, pages)
+        release_nav, release_problems = release_pages(project, ctx, family, run_session, pages, memo)
         for entry in release_nav:  # the release page's wide tables
             for path in entry.values():
                 pages[path] = WIDE + pages[path]
@@ -154,32 +160,82 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     pages[REPORT_FILE] = json.dumps(report_json(report, urls, [r.to_dict() for r in checked]),
                                     indent=2, ensure_ascii=False) + "\n"
     pages[BADGE_FILE] = conformance_badge(report.passed, len(report.sessions))
-    pages.update(export_files(report))
+    pages.update(export_files(report, lambda s, exports: _memo_page(memo, project, ctx, s, None, "exports", exports)))
     site.nav = nav
     return site
 
 
-def export_files(report: Report) -> dict[str, str]:
-    """The exports beside the pages: each session's committed transcript as JSON Lines and, for
-    A2A, as HAR; the whole run as JUnit XML beside ``conformance.json``."""
-    from .. import __version__
-    from ..protocols.a2a import RESEARCH_CARD  # the agent the A2A recordings speak to (paths only)
+def _report(project: Project, run_session: Engine | None, memo: Memo | None) -> Report:
+    """`build_report`, file by file through ``memo`` when there is one: a scenario file's result
+    is kept while it and its recording keep their bytes."""
+    if memo is None:
+        return build_report(project, run_session)
+    try:
+        files = memo.scenario_files(project)
+    except InputError:  # build_report says why, in its own words
+        return build_report(project, run_session)
+    results = tuple(memo.get(("file", f.path, memo.digest(f.path), memo.digest(project.recording_path(f))),
+                             lambda f=f: build_report(project, run_session, files=[f]).files[0]) for f in files)
+    return Report(results, engine=engine_name(run_session))
 
+
+def _memo_page(memo: Memo | None, project: Project, ctx: Context, s: Any, file: Any, kind: str, render: Any) -> Any:
+    """A session's page (or exports) through ``memo``: keyed on the session's scenario file and
+    recording, its wire-type verdicts, its era pairing and the page settings, all it reads."""
+    if memo is None:
+        return render()
+    recording = project.root / s.recording_file
+    key = (kind, s.family, s.name, memo.digest(project.root / s.scenario_file), memo.digest(recording),
+           repr(ctx.verdicts.get(s.name)), ctx.era_of(s), ctx.repo_url, ctx.directory_urls)
+    return memo.get(key, render)
+
+
+def _memo_eras(memo: Memo | None, project: Project, ctx: Context, family: str, scenario: str, group: Any) -> str:
+    """An era page through ``memo``: keyed on its sessions' scenario files and recordings, the
+    methods learnt from the family's sessions and the page settings, all it reads."""
+    render = lambda: render_eras(ctx, family, scenario, group)  # noqa: E731
+    if memo is None:
+        return render()
+    learnt = sorted((op, sorted(methods)) for op, methods in ctx.learnt(family).items())
+    key = ("eras", family, scenario, repr(learnt), ctx.directory_urls,
+           tuple((s.name, memo.digest(project.root / s.scenario_file), memo.digest(project.root / s.recording_file))
+                 for s in group.values()))
+    return memo.get(key, render)
+
+
+def export_files(report: Report, through: Any = None) -> dict[str, str]:
+    """The exports beside the pages: each session's committed transcript as JSON Lines and, for
+    A2A, as HAR; the whole run as JUnit XML beside ``conformance.json``. ``through(session,
+    render)`` may keep a session's exports (the serve memo)."""
     out = {JUNIT_FILE: report_junit(report)}
     for s in report.sessions:
-        if s.recorded is None:
-            continue
-        out[jsonl_path(s.family, s.name)] = transcript_jsonl(s.recorded)
-        if s.family == "a2a":
-            out[har_path(s.name)] = transcript_har(s.recorded, RESEARCH_CARD.base_url, __version__)
+        if s.recorded is not None:
+            out.update(through(s, lambda s=s: _session_exports(s)) if through else _session_exports(s))
     return out
 
 
-def render_checkout(root: Path, engine_spec: str = "", directory_urls: bool = True, repo_url: str = "") -> Site:
+def _session_exports(s: Any) -> dict[str, str]:
+    from .. import __version__
+    from ..protocols.a2a import RESEARCH_CARD  # the agent the A2A recordings speak to (paths only)
+
+    out = {jsonl_path(s.family, s.name): transcript_jsonl(s.recorded)}
+    if s.family == "a2a":
+        out[har_path(s.name)] = transcript_har(s.recorded, RESEARCH_CARD.base_url, __version__)
+    return out
+
+
+def render_checkout(root: Path, engine_spec: str = "", directory_urls: bool = True, repo_url: str = "",
+                    memo: Memo | None = None) -> Site:
     """`render_site` for the checkout at ``root``, with the engine ``module:function`` names, if any;
-    ``repo_url`` (mkdocs.yml's) is where the pages link the recordings and scenario files."""
-    return render_site(Project(root), run_session=load_engine(engine_spec) if engine_spec else None,
-                       directory_urls=directory_urls, repo_url=repo_url)
+    ``repo_url`` (mkdocs.yml's) is where the pages link the recordings and scenario files.
+    ``memo`` is `mkdocs serve`'s (see `incremental`); never used with another engine."""
+    if memo is not None:
+        memo.start()
+    site = render_site(Project(root), run_session=load_engine(engine_spec) if engine_spec else None,
+                       directory_urls=directory_urls, repo_url=repo_url, memo=None if engine_spec else memo)
+    if memo is not None:
+        memo.finish()
+    return site
 
 
 def session_of_page(site: Site, path: str) -> str | None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..check import Engine
 from ..compare import MISSING
+from ..errors import InputError
 from ..project import Project
 from ..protocols import FAMILIES
 from ..releases import ReleaseComparison, SessionPair, compare_release
@@ -169,13 +170,28 @@ def _short(value: Any) -> str:
     return code(shown if len(shown) <= 60 else shown[:59] + "…")
 
 
+def _compare(project: Project, family: str, version: str, run_session: Engine | None, memo: Any) -> ReleaseComparison:
+    """`compare_release`, kept by the serve memo (if any) while every scenario file and the
+    family's recordings of both releases keep their bytes (it reads nothing else)."""
+    if memo is None:
+        return compare_release(project, family, version, run_session)
+    try:
+        files = memo.scenario_files(project)
+    except InputError:
+        return compare_release(project, family, version, run_session)
+    key = ("release", family, version, tuple((f.path, memo.digest(f.path)) for f in files),
+           tuple((memo.digest(project.recording_path(f)), memo.digest(project.recording_path(f, version)))
+                 for f in files if f.family == family))
+    return memo.get(key, lambda: compare_release(project, family, version, run_session))
+
+
 def release_pages(project: Project, ctx: Context, family: str, run_session: Engine | None,
-                  pages: dict[str, str]) -> tuple[list[Any], list[str]]:
+                  pages: dict[str, str], memo: Any = None) -> tuple[list[Any], list[str]]:
     """Add the family's release page to ``pages`` when its model speaks more than one release;
     returns the page's navigation entries and the problems that must stop the build."""
     releases = FAMILIES[family].releases if family in FAMILIES else None
     if releases is None or not releases.others:
         return [], []
-    comparisons = [compare_release(project, family, version, run_session) for version in releases.others]
+    comparisons = [_compare(project, family, version, run_session, memo) for version in releases.others]
     pages[releases_page(family)] = render_releases(ctx, comparisons, family)
     return [{"SDK releases": releases_page(family)}], [p for c in comparisons for p in c.problems]
