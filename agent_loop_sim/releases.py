@@ -18,14 +18,14 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .check import Engine, Report, build_report, default_engine
+from .check import Engine, RecordingResult, Report, build_report, default_engine, engine_name
 from .compare import Difference, diff_transcripts
 from .errors import InputError
 from .project import Project
 from .protocols import FAMILIES
 from .protocols.releases import Releases, WireChange
 from .recording import load_recording
-from .scenarios import Session
+from .scenarios import ScenarioFile, Session
 from .transcript import Transcript
 
 #: the model with a set of wire changes in effect: (session, rules) -> normalised transcript
@@ -106,44 +106,73 @@ def model_with_rules(family: str) -> RuleEngine:
 
 
 def compare_release(project: Project, family: str, version: str, run_session: Engine | None = None,
-                    rule_engine: RuleEngine | None = None) -> ReleaseComparison:
-    """The pinned release of ``family`` beside ``version``; never raises for the project's problems."""
+                    rule_engine: RuleEngine | None = None, every: list[ScenarioFile] | None = None,
+                    keep: Callable[[ScenarioFile, Callable[[], FilePart]], FilePart] | None = None) -> ReleaseComparison:
+    """The pinned release of ``family`` beside ``version``; never raises for the project's problems.
+
+    ``every`` is the checkout's scenario files if already loaded; ``keep(file, compare)`` may keep
+    a file's part from an earlier build (the site's serve memo, keyed on the file's bytes)."""
     releases = FAMILIES[family].releases
     assert releases is not None and version in releases.others
     engine = _speaking(run_session or default_engine())
     label = f"{releases.package} {version}"
     try:
-        every = [f for f in project.scenario_files() if f.family == family]
+        every = [f for f in (project.scenario_files() if every is None else every) if f.family == family]
     except InputError as exc:
         return ReleaseComparison(family, releases, version, Report(()), problems=[
             f"{label}: the scenario files cannot be read: {exc}"])
     files = project.recorded_by(every, version)
-    report = build_report(project, engine, files=files, release=(family, version))
+    rule_engine = rule_engine or model_with_rules(family)
+    keep = keep or (lambda file, compare: compare())
+    parts = [keep(file, lambda file=file: _compare_file(project, file, engine, rule_engine, family, version))
+             for file in files]
+    report = Report(tuple(part.result for part in parts), engine=engine_name(engine))
     out = ReleaseComparison(family, releases, version, report,
                             unrecorded=[project.relative(f.path) for f in every if f not in files])
     out.problems += [f"{label}: {p}" for p in report.problems]
-    rule_engine = rule_engine or model_with_rules(family)
-    pinned_rules = releases.rules(releases.pinned)
-    for file in files:
-        pinned_path, other_path = project.recording_path(file), project.recording_path(file, version)
-        try:
-            pinned = {t.name: t for t in load_recording(str(pinned_path)).sessions}
-            other = {t.name: t for t in load_recording(str(other_path)).sessions}
-        except InputError as exc:
-            out.problems.append(f"{label}: a recording cannot be read: {exc}")
-            continue
-        for session in file.sessions:
-            a, b = pinned.get(session.name), other.get(session.name)
-            differences = tuple(diff_transcripts(a, b)) if a is not None and b is not None else ()
-            pair = SessionPair(session.name, project.relative(file.path), session.title, a, b, differences)
-            if differences:
-                _explain(out, pair, session, rule_engine, pinned_rules, label)
-            out.sessions.append(pair)
+    for part in parts:
+        out.sessions += part.sessions
+        out.problems += part.problems
     for change in out.changes if not out.unrecorded else ():  # a partial set need not show them all
         if not out.shown_by(change.key):
             out.problems.append(f"{label}: the wire change {change.key!r} ({change.entry}) shows in no committed "
                                 "session: add a session that shows it, or take it out of the table")
     return out
+
+
+@dataclass
+class FilePart:
+    """What one scenario file adds to a `ReleaseComparison`."""
+
+    result: RecordingResult  #: the engine speaking the release against that release's recording
+    sessions: list[SessionPair] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def _compare_file(project: Project, file: ScenarioFile, engine: Engine, rule_engine: RuleEngine, family: str,
+                  version: str) -> FilePart:
+    releases = FAMILIES[family].releases
+    assert releases is not None
+    label = f"{releases.package} {version}"
+    part = FilePart(build_report(project, engine, files=[file], release=(family, version)).files[0])
+    out = ReleaseComparison(family, releases, version, Report(()))  # what _explain adds to
+    pinned_rules = releases.rules(releases.pinned)
+    pinned_path, other_path = project.recording_path(file), project.recording_path(file, version)
+    try:
+        pinned = {t.name: t for t in load_recording(str(pinned_path)).sessions}
+        other = {t.name: t for t in load_recording(str(other_path)).sessions}
+    except InputError as exc:
+        part.problems.append(f"{label}: a recording cannot be read: {exc}")
+        return part
+    for session in file.sessions:
+        a, b = pinned.get(session.name), other.get(session.name)
+        differences = tuple(diff_transcripts(a, b)) if a is not None and b is not None else ()
+        pair = SessionPair(session.name, project.relative(file.path), session.title, a, b, differences)
+        if differences:
+            _explain(out, pair, session, rule_engine, pinned_rules, label)
+        part.sessions.append(pair)
+    part.problems += out.problems
+    return part
 
 
 def _explain(out: ReleaseComparison, pair: SessionPair, session: Session, rule_engine: RuleEngine,

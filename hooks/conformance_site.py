@@ -1,6 +1,7 @@
 """MkDocs adapter for the conformance site: everything it shows comes from ``agent_loop_sim.site``.
 
-``on_config`` runs the check and renders every page in memory, before MkDocs cleans the site
+``on_config`` runs the check and renders every page in memory (under ``mkdocs serve``, through a
+memo that keeps what an edit did not touch: ``agent_loop_sim.site.incremental``), before MkDocs cleans the site
 folder, so a failing check stops the build with one ``PluginError`` and leaves the previous site
 untouched. ``on_files`` adds the pages, kept in ``.cache/conformance-pages/`` (outside ``docs/``
 and ``watch:``) and rewritten only when they changed, so ``mkdocs serve --dirty`` rebuilds just
@@ -22,15 +23,33 @@ CACHE = Path(".cache") / "conformance-pages"
 _last: dict = {}
 
 
+def on_startup(command, dirty):
+    # Only `mkdocs serve` keeps a memo between builds; a build (one per process) checks everything.
+    _last["serve"] = command == "serve"
+
+
 def _fresh_site_package(root: Path, engine_spec: str):
-    """``mkdocs serve`` keeps this hook loaded: import the checkout's package afresh on every build."""
+    """``mkdocs serve`` keeps this hook loaded: import the checkout's package afresh when its code
+    changed (always, with another engine), and start a new memo then."""
     if sys.path[:1] != [str(root)]:
         sys.path.insert(0, str(root))  # this checkout's package, not an installed one
+    current = sys.modules.get("agent_loop_sim.site.incremental")
+    fingerprint = current.code_fingerprint(root) if current is not None and not engine_spec else None
+    if fingerprint is not None and fingerprint == _last.get("fingerprint"):
+        return sys.modules["agent_loop_sim.site"]
     engine_module = engine_spec.partition(":")[0]
     for name in list(sys.modules):
         if name == "agent_loop_sim" or name.startswith("agent_loop_sim.") or name == engine_module:
             del sys.modules[name]
-    return importlib.import_module("agent_loop_sim.site")
+    package = importlib.import_module("agent_loop_sim.site")
+    incremental = importlib.import_module("agent_loop_sim.site.incremental")
+    if _last.get("serve") and not engine_spec:
+        _last["fingerprint"] = incremental.code_fingerprint(root)
+        _last["memo"] = incremental.Memo(_last["fingerprint"])
+    else:
+        _last.pop("fingerprint", None)
+        _last.pop("memo", None)
+    return package
 
 
 def on_config(config):
@@ -41,7 +60,7 @@ def on_config(config):
         note = site_package.engine_note
         refused = note.refusal(spec, bool(config.strict), os.environ.get(note.ALLOW))  # before any work
         site = None if refused else site_package.render_checkout(root, spec, config.use_directory_urls,
-                                                                       config.repo_url or "")
+                                                                       config.repo_url or "", _last.get("memo"))
     except Exception as exc:  # still one readable line, not a traceback
         raise PluginError(f"the conformance site could not be rendered: {type(exc).__name__}: {exc}") from exc
     if refused:

@@ -171,18 +171,20 @@ def _short(value: Any) -> str:
 
 
 def _compare(project: Project, family: str, version: str, run_session: Engine | None, memo: Any) -> ReleaseComparison:
-    """`compare_release`, kept by the serve memo (if any) while every scenario file and the
-    family's recordings of both releases keep their bytes (it reads nothing else)."""
+    """`compare_release`, each scenario file's part kept by the serve memo (if any) while the file
+    and its recordings by both releases keep their bytes (all that part reads)."""
     if memo is None:
         return compare_release(project, family, version, run_session)
     try:
-        files = memo.scenario_files(project)
+        every = memo.scenario_files(project)
     except InputError:
         return compare_release(project, family, version, run_session)
-    key = ("release", family, version, tuple((f.path, memo.digest(f.path)) for f in files),
-           tuple((memo.digest(project.recording_path(f)), memo.digest(project.recording_path(f, version)))
-                 for f in files if f.family == family))
-    return memo.get(key, lambda: compare_release(project, family, version, run_session))
+
+    def keep(file: Any, compare: Any) -> Any:
+        key = ("release", family, version, file.path, memo.digest(file.path),
+               memo.digest(project.recording_path(file)), memo.digest(project.recording_path(file, version)))
+        return memo.get(key, compare)
+    return compare_release(project, family, version, run_session, every=every, keep=keep)
 
 
 def release_pages(project: Project, ctx: Context, family: str, run_session: Engine | None,
