@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 log = logging.getLogger("mkdocs.hooks.conformance_site")  # under mkdocs.*: warnings count for --strict
@@ -26,6 +27,7 @@ _last: dict = {}
 def on_startup(command, dirty):
     # Only `mkdocs serve` keeps a memo between builds; a build (one per process) checks everything.
     _last["serve"] = command == "serve"
+    _last["dirty"] = dirty
 
 
 def _fresh_site_package(root: Path, engine_spec: str):
@@ -85,6 +87,29 @@ def on_files(files, config):
         files.append(File(path, src_dir=str(cache), dest_dir=config.site_dir,
                           use_directory_urls=config.use_directory_urls))
     return files
+
+
+def on_env(env, config, files):
+    # Every page, the other hooks' too, by the URL search entries name them by (the home page's is "").
+    _last["urls"] = {f.page.url if f.page is not None else f.url for f in files.documentation_pages()}
+    return env
+
+
+@event_priority(50)  # before the search plugin writes its index
+def on_post_build(config):
+    """Under ``serve --dirty`` the search plugin sees only the pages it rebuilt, and merges them
+    into its last index by the first one's URL prefix: the other rebuilt pages came out twice, a
+    removed page stayed, and a rebuilt home page (URL "") dropped every other page. Merge by page
+    instead: the last index minus every page rebuilt now or gone, plus what was rebuilt."""
+    search = config.plugins.get("material/search") or config.plugins.get("search")
+    previous = getattr(search, "search_index_prev", None)
+    if not _last.get("dirty") or previous is None:
+        return
+    page_of = lambda entry: entry["location"].partition("#")[0]  # noqa: E731
+    rebuilt = {page_of(e) for e in search.search_index.entries}
+    kept = [e for e in previous.entries if page_of(e) not in rebuilt and page_of(e) in _last["urls"]]
+    search.search_index.entries = kept + search.search_index.entries
+    search.search_index_prev = None  # merged here; the plugin keeps this index for the next build
 
 
 def on_page_markdown(markdown, page, **kwargs):

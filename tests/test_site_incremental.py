@@ -102,3 +102,54 @@ def test_an_edit_of_the_engines_source_rechecks_everything(checkout, tmp_path):
                           timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.split()[:3] == ["True", "True", "True"], done.stdout
+
+
+SERVE_DIRTY = """
+import json, sys
+from pathlib import Path
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+url = "http://127.0.0.1:8000/"
+def config():
+    c = load_config("mkdocs.yml", site_dir=sys.argv[1])
+    c.site_url = url
+    return c
+first = config()
+first.plugins.on_startup(command="serve", dirty=True)
+build(first, serve_url=url, dirty=True)  # as `make serve` starts
+scenario = Path("scenarios/mcp.json")
+recording = Path("recordings") / json.loads(scenario.read_text())["recording"]
+for path in [scenario, recording, *Path("recordings").glob("*/" + recording.name)]:
+    data = json.loads(path.read_text())
+    data["sessions"][0]["title"] = "Searchable edit"
+    path.write_text(json.dumps(data, indent=2))
+build(config(), serve_url=url, dirty=True)  # the rebuild an edit starts
+"""
+
+
+def _index(site: Path) -> list[str]:
+    docs = json.loads((site / "search" / "search_index.json").read_text())["docs"]
+    return sorted(json.dumps(d, sort_keys=True) for d in docs)
+
+
+def test_the_search_index_after_a_dirty_rebuild_is_a_clean_builds(tmp_path):
+    """`make serve` rebuilds only the pages an edit touched (``--dirty``); its search index must
+    still hold every page once, as it is now: the same entries as a clean build of the same bytes."""
+    project = consistent_copy(tmp_path / "project", ("agent_loop_sim", "scenarios", "recordings", "conformance",
+                                                     "hooks", "docs", "overrides"))
+    for scenario in (project / "scenarios").glob("*.json"):  # a small site: the MCP seed sessions
+        if scenario.name not in ("mcp.json", "mcp_surface.json"):
+            recording = json.loads(scenario.read_text())["recording"]
+            for path in (project / "recordings").rglob(recording):
+                path.unlink()
+            scenario.unlink()
+    env = {k: v for k, v in os.environ.items() if k != "AGENT_LOOP_SIM_ENGINE"}
+    served = subprocess.run([sys.executable, "-c", SERVE_DIRTY, str(tmp_path / "served")], cwd=project,
+                            capture_output=True, text=True, env=env, timeout=900)
+    assert served.returncode == 0, served.stderr[-3000:]
+    clean = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--site-dir", str(tmp_path / "clean")],
+                           cwd=project, capture_output=True, text=True, env=env, timeout=900)
+    assert clean.returncode == 0, clean.stderr[-3000:]
+    dirty, full = _index(tmp_path / "served"), _index(tmp_path / "clean")
+    assert any("Searchable edit" in entry for entry in dirty)
+    assert dirty == full
