@@ -4,7 +4,10 @@ Adds the check page and the playground to the navigation, copies the Pyodide run
 engine zip and the committed scenarios and recordings into the built site, and gives every
 session page a link that opens its scenario in the playground. Listed after
 ``conformance_site.py`` in mkdocs.yml: that hook has already imported this checkout's package
-afresh, and refused the build if a scenario cannot be read.
+afresh, and refused the build if a scenario cannot be read. Under ``mkdocs serve`` what it
+gathers is kept while the files it comes from keep their bytes (``agent_loop_sim.site.incremental``),
+and its two pages are kept in ``.cache/browser-pages/``, rewritten only when they change, so a
+``--dirty`` rebuild skips them.
 """
 from __future__ import annotations
 
@@ -18,6 +21,27 @@ from mkdocs.utils import get_relative_url
 log = logging.getLogger("mkdocs.hooks.browser_engine")
 
 _state: dict = {}
+PAGES = Path(".cache") / "browser-pages"
+
+
+def on_startup(command, dirty):
+    _state["serve"] = command == "serve"
+
+
+def _memo(root: Path):
+    """Under ``mkdocs serve``, one memo per version of the package's code (a build has none)."""
+    if not _state.get("serve"):
+        return None
+    incremental = importlib.import_module("agent_loop_sim.site.incremental")
+    fingerprint = incremental.code_fingerprint(root)
+    if getattr(_state.get("memo"), "fingerprint", None) != fingerprint:
+        _state["memo"] = incremental.Memo(fingerprint)
+    _state["memo"].start()
+    return _state["memo"]
+
+
+def _kept(memo, key, compute):
+    return compute() if memo is None else memo.get(key, compute)
 
 
 def on_config(config):
@@ -29,8 +53,11 @@ def on_config(config):
     if runtime is None:
         log.info("browser_engine: node_modules/pyodide is missing (run `npm ci`); the check page and the "
                  "playground say so instead of running the engine")
-    links = {pages.session_page(s.family, s.name): browser.fragment(browser.scenario_text(f, s))
-             for f in project.scenario_files() for s in f.sessions}
+    memo = _memo(root)
+    scenarios = None if memo is None else tuple((str(p), memo.digest(p)) for p in project.scenario_paths())
+    links = _kept(memo, ("links", scenarios), lambda: {
+        pages.session_page(s.family, s.name): browser.fragment(browser.scenario_text(f, s))
+        for f in project.scenario_files() for s in f.sessions})
     _state.update(root=root, browser=browser, project=project, runtime=runtime, links=links)
     section = {"In the browser": [{"Playground": browser.PLAYGROUND_PAGE}, {"Check": browser.CHECK_PAGE}]}
     if config.nav is not None and section not in config.nav:
@@ -39,19 +66,29 @@ def on_config(config):
 
 
 def on_files(files, config):
-    browser, runtime = _state["browser"], _state["runtime"]
+    browser, runtime, root, memo = _state["browser"], _state["runtime"], _state["root"], _state.get("memo")
     directory_urls = config.use_directory_urls
-    generated: dict[str, str | bytes] = {
-        browser.CHECK_PAGE: browser.check_page(runtime is not None, directory_urls),
-        browser.PLAYGROUND_PAGE: browser.playground_page(runtime is not None, directory_urls),
-    }
+    write_atomic = importlib.import_module("agent_loop_sim.jsonio").write_atomic
+    for path, text in {browser.CHECK_PAGE: browser.check_page(runtime is not None, directory_urls),
+                       browser.PLAYGROUND_PAGE: browser.playground_page(runtime is not None, directory_urls)}.items():
+        write_atomic(root / PAGES / path, text, only_if_changed=True)
+        files.append(File(path, src_dir=str(root / PAGES), dest_dir=config.site_dir,
+                          use_directory_urls=directory_urls))
+    generated: dict[str, str | bytes] = {}
     if runtime is not None:
-        generated[browser.ENGINE_ZIP] = browser.engine_zip(_state["root"])
-        generated.update(browser.served_project(_state["project"]))
+        generated[browser.ENGINE_ZIP] = _kept(memo, ("zip", getattr(memo, "fingerprint", None)),
+                                              lambda: browser.engine_zip(root))
+        project = _state["project"]
+        served = None if memo is None else tuple(
+            (str(p), memo.digest(p)) for folder in (project.scenario_dir, project.recording_dir)
+            for p in sorted(folder.glob("*.json")))
+        generated.update(_kept(memo, ("served", served), lambda: browser.served_project(project)))
         for path, source in runtime.items():
             files.append(File.generated(config, path, abs_src_path=str(source)))
     for path, content in generated.items():
         files.append(File.generated(config, path, content=content))
+    if memo is not None:
+        memo.finish()
     return files
 
 

@@ -15,6 +15,8 @@ import os
 import sys
 from pathlib import Path
 
+import jinja2
+import jinja2.bccache
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
@@ -72,6 +74,7 @@ def on_config(config):
     if not site.ok:
         raise PluginError(site.explain())
     log.info(site_package.summary(site))
+    _last.update(previous=_last.get("site") if _last.get("package") is site_package else None)
     _last.update(site=site, package=site_package, root=root)
     config.nav = config.nav or site.nav
     return config
@@ -81,7 +84,7 @@ def on_files(files, config):
     cache = _last["root"] / CACHE
     nav_changed = _last.get("nav") not in (None, config.nav)
     _last["nav"] = config.nav
-    for path in _last["package"].keep_pages(_last["site"], cache, touch_all=nav_changed):
+    for path in _last["package"].keep_pages(_last["site"], cache, touch_all=nav_changed, previous=_last.get("previous")):
         if files.get_file_from_path(path) is not None:
             raise PluginError(f"docs/{path} exists, but the conformance site generates that page; remove one")
         files.append(File(path, src_dir=str(cache), dest_dir=config.site_dir,
@@ -89,7 +92,25 @@ def on_files(files, config):
     return files
 
 
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """The theme's templates compiled once per ``mkdocs serve``: MkDocs makes a new Jinja
+    environment for every build, which compiled them all again (about a second a rebuild here).
+    Jinja keys each on the template's name and checks the source's checksum before using it."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
 def on_env(env, config, files):
+    if _last.get("serve"):
+        env.bytecode_cache = _last.setdefault("templates", _CompiledTemplates())
     # Every page, the other hooks' too, by the URL search entries name them by (the home page's is "").
     _last["urls"] = {f.page.url if f.page is not None else f.url for f in files.documentation_pages()}
     return env

@@ -245,11 +245,15 @@ def session_of_page(site: Site, path: str) -> str | None:
     return next((s.name for s in site.report.sessions if session_page(s.family, s.name) == path), None)
 
 
-def keep_pages(site: Site, folder: Path, touch_all: bool = False) -> list[str]:
+def keep_pages(site: Site, folder: Path, touch_all: bool = False, previous: Site | None = None) -> list[str]:
     """Keep every page in ``folder``, rewriting only those whose content changed; ``touch_all``
     marks all as changed (every page carries the navigation, so a new nav changes them all).
+    ``previous`` is the site last kept there (under serve): a page it had the same is not read.
     Returns the pages' paths, relative to ``folder``."""
     for path, content in site.pages.items():
+        if (not touch_all and previous is not None and previous.pages.get(path) == content
+                and (folder / path).is_file()):
+            continue
         if not write_atomic(folder / path, content, only_if_changed=True) and touch_all:
             os.utime(folder / path)
     return list(site.pages)
