@@ -187,24 +187,30 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve_edit_latencies(project: Project, extra: list[str], count: int) -> list[float]:
-    """Under `mkdocs serve`, edit one session's title (its scenario file, then its recordings: the
-    check compares them) and time from saving the recording until the session's page serves the
-    new title. The title is an edit the check still passes and the page shows."""
+def title_editor(project: Project) -> Callable[[str], None]:
+    """Edit one session's title as a person would: its scenario file first, then its recordings
+    (the check compares them; the other releases' recordings carry the title too, the pinned one
+    is saved last). The title is an edit the check still passes and the page shows."""
     scenario_path = project.root / SEED_FILES[0]
     scenario = json.loads(scenario_path.read_text())
     recording_path = project.recording_dir / scenario["recording"]
-
-    # The other releases' recordings of the file carry the title too; the pinned one is saved last.
     recordings = [*project.recording_dir.glob(f"*/{recording_path.name}"), recording_path]
 
-    def edit_title(title: str) -> None:  # the scenario file first, then the recordings
+    def edit_title(title: str) -> None:
         scenario["sessions"][0]["title"] = title
         scenario_path.write_text(json.dumps(scenario, indent=2))
         for path in recordings:
             data = json.loads(path.read_text())
             data["sessions"][0]["title"] = title
             path.write_text(json.dumps(data, indent=2))
+    return edit_title
+
+
+def serve_edit_latencies(project: Project, extra: list[str], count: int) -> list[float]:
+    """Under `mkdocs serve`, edit one session's title (`title_editor`) and time from saving the
+    recording until the session's page serves the new title."""
+    edit_title = title_editor(project)
+    scenario = json.loads((project.root / SEED_FILES[0]).read_text())
 
     name = "Benchmark edit start"  # plain words: the page shows them as they are
     edit_title(name)
@@ -249,19 +255,30 @@ def serve_edit_latencies(project: Project, extra: list[str], count: int) -> list
 
 def p3_serve_latency(project: Project, repeat: int) -> tuple[str, bool]:
     """Save an edited recording, wait until the served page shows the edit (`make serve`), and
-    time apart what a rebuild does: the hook (check + render of every page) and MkDocs."""
+    time apart what a rebuild does: the hook after the same edit (through serve's memo, which
+    re-checks and re-renders what the edit touched), the hook from scratch (a clean build's), MkDocs."""
     from agent_loop_sim.site.build import render_checkout
+    from agent_loop_sim.site.incremental import Memo, code_fingerprint
 
     count = max(MIN_PAIRS, repeat)
     with tempfile.TemporaryDirectory(prefix="bench-p3-") as tmp:
         copy = copy_checkout(Path(tmp) / "project")
         latencies = serve_edit_latencies(Project(copy), ["--dirty"], count)
-        hook = [timed(lambda: render_checkout(copy))() for _ in range(count)]
+        edit_title = title_editor(Project(copy))
+        memo = Memo(code_fingerprint(copy))
+        render_checkout(copy, memo=memo)  # serve's first build
+
+        def after_an_edit(i: int) -> float:  # every run after a real edit: nothing is cheaper than in serve
+            edit_title(f"Hook edit {i}")
+            return timed(lambda: render_checkout(copy, memo=memo))()
+        hook = [after_an_edit(i) for i in range(count)]
+        cold = [timed(lambda: render_checkout(copy))() for _ in range(count)]
     ok = statistics.median(latencies) <= 1
     return (f"P3 saved recording -> rebuilt page served under `make serve` (serve --dirty): {spread(latencies, '.2f')} s, "
             f"median (min-max) of {count} edits (goal <= 1 s): {verdict(ok)}\n"
             f"   what it waits on: MkDocs' file watcher polls every 0.5 s and waits 0.1 s more (0.1-0.6 s); the hook "
-            f"checks and renders every page {spread(hook, '.2f')} s; MkDocs rebuilds the pages that changed (the rest)", ok)
+            f"re-checks and re-renders what the edit touched {spread(hook, '.2f')} s (from scratch, as a clean build: "
+            f"{spread(cold, '.2f')} s); MkDocs rebuilds the pages that changed (the rest: Markdown, Jinja, search)", ok)
 
 
 def _scale_projects(tmp: Path, factors: list[int]) -> dict[int, Path]:
