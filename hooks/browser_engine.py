@@ -72,8 +72,7 @@ def on_files(files, config):
     for path, text in {browser.CHECK_PAGE: browser.check_page(runtime is not None, directory_urls),
                        browser.PLAYGROUND_PAGE: browser.playground_page(runtime is not None, directory_urls)}.items():
         write_atomic(root / PAGES / path, text, only_if_changed=True)
-        files.append(File(path, src_dir=str(root / PAGES), dest_dir=config.site_dir,
-                          use_directory_urls=directory_urls))
+        files.append(File.generated(config, path, abs_src_path=str(root / PAGES / path)))
     generated: dict[str, str | bytes] = {}
     if runtime is not None:
         generated[browser.ENGINE_ZIP] = _kept(memo, ("zip", getattr(memo, "fingerprint", None)),
