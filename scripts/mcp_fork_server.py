@@ -18,6 +18,7 @@ those pipes, through the line tee of ``stdio_tee.py``, which logs each line as i
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -120,6 +121,7 @@ def start(address: str) -> int:
             die_with_parent()  # the recorder's end is the zygote's end
             signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the recorder's owner-gone handler
             signal.signal(signal.SIGINT, signal.SIG_DFL)
+            gc.freeze()  # what is here now, the collector of a server never walks (nor copies on write)
             null = os.open(os.devnull, os.O_RDWR)
             os.dup2(null, 0)
             os.dup2(null, 1)  # the recorder's stdout is its output: nothing of the zygote's goes there

@@ -66,7 +66,8 @@ class Servers:
         """The arguments of the Python the SDK's stdio transport starts for a session logged to ``log``."""
         if self.command:
             return [str(TEE), str(log), "--", *self.command]
-        return ["-I", "-S", str(CONNECT), str(self.socket_path), str(log)]  # the standard library only
+        header = json.dumps({"stderr": str(log) + ".stderr", "log": str(log)})
+        return ["-I", "-S", str(CONNECT), str(self.socket_path), header]  # the standard library only
 
     @asynccontextmanager
     async def open_raw(self, log: Path) -> AsyncIterator[tuple[Any, Any, Callable[[], Awaitable[None]]]]:

@@ -1,31 +1,25 @@
-"""What the SDK's stdio client starts for each session: ``stdio_connect.py SOCKET LOG``.
+"""What the SDK's stdio client starts for each session: ``stdio_connect.py SOCKET HEADER``.
 
 The SDK's stdio transport starts a process and speaks over its stdin and stdout. This process
-hands exactly those two pipes to a fresh fixture server from the fork server at SOCKET (over
-the socket, ``SCM_RIGHTS``), with a header naming LOG (the server's tee logs each line there) and
-LOG.stderr (the server's stderr), then waits until that server ends, and ends with it. It imports
-only ``agent_loop_sim.processes`` and the standard library (the recorder starts it with ``-I -S``),
-so the interpreter the transport must start costs little more than the interpreter itself.
-"""
-from __future__ import annotations
+hands exactly those two pipes to a fresh fixture server from the fork server at SOCKET (an
+abstract Unix socket's ``@NAME``), over the socket (``SCM_RIGHTS``) with HEADER (the recorder's
+JSON line naming the server's log and stderr), then waits until that server ends, and ends too.
 
-import json
+The transport must start a process per session, so this one is as cheap as a Python process
+gets: the recorder starts it with ``-I -S`` and it imports ``socket`` alone (the header comes
+ready-made; nothing to parse). It needs no `die_with_parent`: the connection ends when the
+server's process does, and the server ends with its fork server, which ends with the recorder.
+"""
 import os
 import socket
 import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from agent_loop_sim.processes import die_with_parent, unix_address  # noqa: E402
 
 
 def main() -> int:
-    address, log = sys.argv[1:]
-    die_with_parent()  # the SDK starts this in a session of its own: end with the recorder, not after it
+    address, header = sys.argv[1:]
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.connect(unix_address(address))
-        header = json.dumps({"stderr": log + ".stderr", "log": log}).encode() + b"\n"
-        socket.send_fds(sock, [header], [0, 1])
+        sock.connect("\0" + address.removeprefix("@"))  # Linux's abstract namespace, as processes.unix_address
+        socket.send_fds(sock, [header.encode() + b"\n"], [0, 1])
         # Only the server may hold the client's pipes now: the client reads end-of-file when it ends.
         null = os.open(os.devnull, os.O_RDWR)
         os.dup2(null, 0)
