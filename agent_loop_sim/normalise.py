@@ -79,13 +79,26 @@ UNORDERED = frozenset({"metadata", "data"})
 def _a2a_form(obj: Any, rename: Any, unordered: bool = False) -> Any:
     kind = type(obj)  # JSON values only, so exact types will do
     if kind is dict:
-        keys = sorted(obj) if unordered else obj
-        return {k: _a2a_form(obj[k], rename, unordered or k in UNORDERED) for k in keys}
+        out = {}
+        for k in sorted(obj) if unordered else obj:
+            # Scalars are handled here rather than by a call each: most values are scalars.
+            v = obj[k]
+            kind = type(v)
+            if kind is str:
+                out[k] = _a2a_string(v, rename) if "-" in v else v
+            elif kind is dict or kind is list:
+                out[k] = _a2a_form(v, rename, unordered or k in UNORDERED)
+            else:
+                out[k] = v
+        return out
     if kind is list:
         return [_a2a_form(v, rename, unordered) for v in obj]
-    if kind is not str or "-" not in obj:  # both a UUID and a timestamp have a "-"
-        return obj
-    return "<time>" if TIMESTAMP.match(obj) else UUID.sub(rename, obj)
+    return _a2a_string(obj, rename) if kind is str and "-" in obj else obj
+
+
+def _a2a_string(text: str, rename: Any) -> str:
+    # (called only for a string with a "-": both a UUID and a timestamp have one)
+    return "<time>" if TIMESTAMP.match(text) else UUID.sub(rename, text)
 
 
 def normalise_a2a(messages: list[Message]) -> list[Message]:
