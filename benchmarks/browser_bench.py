@@ -27,7 +27,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def p6_browser(build: Callable[[Path], Path], native_seconds: Callable[[Path], float], repeat: int) -> tuple[str, bool]:
+def p8_browser(build: Callable[[Path], Path], native_seconds: Callable[[Path], float], repeat: int) -> tuple[str, bool]:
     """``build(dest)`` builds the site of a copy of the checkout and returns (project, site)."""
     from playwright.sync_api import sync_playwright
 

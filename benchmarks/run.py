@@ -65,7 +65,7 @@ from agent_loop_sim import inbrowser  # noqa: E402
 from benchmarks.scale import (MKDOCS, MKDOCS_ENV, build_command, copy_checkout, site_bytes,  # noqa: E402
                               mkdocs_build, synthetic_project)
 from benchmarks.measure import MIN_PAIRS, Run, paired, ratios, run_command, spread, timed  # noqa: E402
-from browser_bench import p6_browser  # noqa: E402
+from benchmarks.browser_bench import p8_browser  # noqa: E402
 
 
 def timed_build(project: Path) -> Run:
@@ -486,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
         "P5": lambda: p5_parallel_recording(project, pairs),
         "P6": lambda: peers.p6_serve_mcp(max(5, pairs * 2)),
         "P7": lambda: peers.p7_serve_a2a(pairs, 100 if args.quick else 400),
-        "P8": lambda: p6_browser(built_with_runtime, lambda copy: inbrowser.engine_seconds(str(copy)), pairs),
+        "P8": lambda: p8_browser(built_with_runtime, lambda copy: inbrowser.engine_seconds(str(copy)), pairs),
         "P9": lambda: p9_bytecode(pairs),
         "P10": lambda: p10_build_vs_baseline(pairs, args.baseline),
         "P11": lambda: p11_largest_input(pairs),
