@@ -31,16 +31,17 @@ class _Counter:
         # Only JSON-RPC's own id types are renumbered; a bad id (null, object, bool) stays as it is.
         if isinstance(value, bool) or not isinstance(value, (int, str)):
             return value
-        key = (type(value).__name__, value)
-        if key not in self.names:
-            self.names[key] = f"{self.prefix}{len(self.names) + 1}"
-        return self.names[key]
+        key = (type(value), value)  # (1 and "1" are two ids)
+        name = self.names.get(key)
+        if name is None:
+            name = self.names[key] = f"{self.prefix}{len(self.names) + 1}"
+        return name
 
     def answered(self, value: Any) -> Any:
         """The name of the request a reply answers; a reply to no request keeps its id."""
         if isinstance(value, bool) or not isinstance(value, (int, str)):
             return value
-        return self.names.get((type(value).__name__, value), value)
+        return self.names.get((type(value), value), value)
 
 
 def _renumber_mcp(obj: Any, sender: str, counters: dict[str, _Counter]) -> Any:
@@ -60,9 +61,9 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
     counters = {party: _Counter(prefix) for party, prefix in _ID_PREFIX.items()}
     out = []
     for m in messages:
-        renumbered = m.json if m.is_raw else _renumber_mcp(m.json, m.sender, counters)
+        renumbered = m.json if m.raw is not None else _renumber_mcp(m.json, m.sender, counters)
         # A message with nothing renamed is kept as it is (the messages given are the caller's to drop).
-        out.append(m if renumbered is m.json else Message(m.sender, m.receiver, json=renumbered, sse=m.sse))
+        out.append(m if renumbered is m.json else Message(m.sender, m.receiver, renumbered, None, m.sse))
     return out
 
 
