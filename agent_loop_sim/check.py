@@ -265,7 +265,7 @@ def build_report(project: Project, run_session: Engine | None = None,
 
     ``release`` = (family, version) compares the engine speaking that SDK release with that
     release's recordings, for the family's files only; by default, each family's pinned release."""
-    with collector.paused():  # (the report holds every recording and transcript until it is done)
+    with collector.paused(long_lived=True):  # (the report holds every recording and transcript)
         return _build_report(project, run_session, files, release)
 
 
