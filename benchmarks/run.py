@@ -452,30 +452,22 @@ def largest_accepted_input(dest: Path) -> tuple[Path, Path]:
     return accepted, over
 
 
-def run_measured(args: list[str]) -> tuple[float, float, int]:
-    """(seconds, peak resident MB, exit status) of ``python -m agent_loop_sim ARGS``, output dropped."""
-    start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "agent_loop_sim", *args], cwd=ROOT,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return time.perf_counter() - start, usage.ru_maxrss / 1024, process.returncode
+def run_measured(args: list[str]) -> Run:
+    """``python -m agent_loop_sim ARGS``, output dropped: time, peak memory and exit status."""
+    return run_command([sys.executable, "-m", "agent_loop_sim", *args], ROOT)
 
 
 def p11_largest_input(repeat: int) -> tuple[str, bool]:
-    with tempfile.TemporaryDirectory(prefix="bench-p9-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="bench-p11-") as tmp:
         accepted, over = largest_accepted_input(Path(tmp))
         runs = [run_measured(["run", str(accepted)]) for _ in range(repeat)]
         refusals = [run_measured(["run", str(over)]) for _ in range(repeat)]
         size = accepted.stat().st_size
-    ok = all(code == 0 for *_, code in runs) and all(code == 2 for *_, code in refusals)
-    wall = statistics.median(t for t, _, _ in runs)
-    memory = max(m for _, m, _ in runs)
-    refused = statistics.median(t for t, _, _ in refusals)
+    ok = all(r.returncode == 0 for r in runs) and all(r.returncode == 2 for r in refusals)
     return (f"P11 the largest accepted input ({size:,} bytes, 1,000 sessions, nesting at the limit): `run` "
-            f"{wall:.2f} s (min {min(t for t, _, _ in runs):.2f}, max {max(t for t, _, _ in runs):.2f}), peak "
-            f"{memory:.0f} MB resident; one byte over the limit refused in {refused:.2f} s"
-            f"{'' if ok else ': an exit status was NOT as expected'}", ok)
+            f"{spread([r.seconds for r in runs], '.2f')} s, peak memory {max(r.peak_bytes for r in runs) / 2**20:.0f} MiB; "
+            f"one byte over the limit refused in {spread([r.seconds for r in refusals], '.2f')} s, median (min-max) of {repeat} "
+            f"runs each{'' if ok else ': an exit status was NOT as expected'}", ok)
 
 
 def built_with_runtime(tmp: Path) -> tuple[Path, Path]:
