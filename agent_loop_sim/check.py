@@ -16,12 +16,11 @@ just not a difference of values.
 """
 from __future__ import annotations
 
-import gc
 import traceback
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
+from . import collector
 from .compare import MISSING, Difference, diff_sessions, diff_transcripts
 from .errors import InputError
 from .project import Project
@@ -259,23 +258,6 @@ def load_engine(spec: str) -> Engine:
         raise InputError(f"AGENT_LOOP_SIM_ENGINE={spec}: {exc}") from None
 
 
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """The cyclic garbage collector paused while a report is built.
-
-    Why: a report holds every recording and every transcript, hundreds of thousands of small
-    dicts and lists, until it is done; the collector would walk them over and over (a third of
-    the check's time) to find them all alive, as plain JSON trees are. What little cyclic
-    garbage the models leave is collected as usual once it runs again."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def build_report(project: Project, run_session: Engine | None = None,
                  files: list[ScenarioFile] | None = None, release: tuple[str, str] | None = None) -> Report:
     """Run the engine on every session of ``files`` (by default, every scenario file of the
@@ -283,7 +265,7 @@ def build_report(project: Project, run_session: Engine | None = None,
 
     ``release`` = (family, version) compares the engine speaking that SDK release with that
     release's recordings, for the family's files only; by default, each family's pinned release."""
-    with _no_cycle_collection():
+    with collector.paused(long_lived=True):  # (the report holds every recording and transcript)
         return _build_report(project, run_session, files, release)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from . import collector
 from .errors import EngineFailure, InputError
 from .protocols import FAMILIES
 from .scenarios import Session
@@ -34,5 +35,6 @@ def play(session: Session, release: str | None = None,
 
 def run_session(session: Session, release: str | None = None) -> Transcript:
     """Play one validated scenario session (`play`) as ``release`` says it; the normalised transcript."""
-    messages = FAMILIES[session.family].normalise(play(session, release))
+    with collector.paused():
+        messages = FAMILIES[session.family].normalise(play(session, release))
     return Transcript(session.name, session.mode, session.title, messages)

@@ -1,14 +1,17 @@
 """Reading and writing the project's JSON files: strict on the way in, atomic on the way out."""
 from __future__ import annotations
 
+import gc
 import json
 import marshal
 import math
 import os
+import re
 import stat
 import sys
 import time
 import tempfile
+from itertools import compress
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +82,29 @@ class _NotJSON:
 def _float(literal: str) -> Any:
     value = float(literal)
     return _NotJSON(literal) if math.isinf(value) else value
+
+
+#: A JSON escape of a surrogate (``\\ud800``-``\\udfff``): the only way a lone surrogate gets into
+#: text that was valid UTF-8. (A pair of them, or an escaped backslash before ``ud8..``, matches too:
+#: the walk then decides.)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_CONTAINERS = frozenset({dict, list})
+
+
+def _within_depth(value: Any, limit: int) -> bool:
+    """Whether no array or object of ``value`` is ``limit`` or more levels down, told a level at a
+    time in C: ``gc.get_referents`` lists what a level's dicts and lists hold (every value, as the
+    garbage collector's traversal must), ``map``/``compress`` keep the arrays and objects among
+    them. (A walk in Python over every value costs more than parsing the JSON did.)"""
+    level = [value] if type(value) in _CONTAINERS else []
+    depth = 0
+    while level:
+        if depth >= limit:
+            return False
+        children = gc.get_referents(*level)
+        level = list(compress(children, map(_CONTAINERS.__contains__, map(type, children))))
+        depth += 1
+    return True
 
 
 def _lone_surrogate(text: str) -> bool:
@@ -205,9 +231,26 @@ def read_file(path: str | os.PathLike[str], limited: bool = True) -> bytes:
 
 
 def parse_json(text: str, name: str, limited: bool = True) -> Any:
-    """Parse JSON text strictly: no duplicate keys, nothing JSON has not (`check_json_value`)."""
+    """Parse JSON text strictly: no duplicate keys, nothing JSON has not (`check_json_value`).
+
+    What `check_json_value` refuses is first looked for the cheap way, so that its walk over every
+    value runs only when something may be there: a ``NaN``/``Infinity``/``1e400`` as the parser
+    meets it, a lone surrogate by a search of the text (valid UTF-8 holds none, so only a
+    ``\\udXXX`` escape can make one), the depth by `_within_depth`. The walk then names the path."""
+    odd: list[str] = []  # the literals JSON has not, as the parser met them
+
+    def constant(literal: str) -> _NotJSON:
+        odd.append(literal)
+        return _NotJSON(literal)
+
+    def number(literal: str) -> Any:
+        value = _float(literal)
+        if type(value) is _NotJSON:
+            odd.append(literal)
+        return value
+
     try:
-        value = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_NotJSON, parse_float=_float)
+        value = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=constant, parse_float=number)
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", file=name) from None
     except _Duplicate as exc:
@@ -216,8 +259,11 @@ def parse_json(text: str, name: str, limited: bool = True) -> Any:
         raise DEPTH.refuse("the JSON is nested too deep").within(file=name) from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
         raise InputError(f"not valid here: {exc}", file=name) from None
+    depth = DEPTH.value() if limited else sys.getrecursionlimit()
+    if not odd and _SURROGATE_ESCAPE.search(text) is None and not _lone_surrogate(text) and _within_depth(value, depth):
+        return value
     try:
-        check_json_value(value, None if limited else sys.getrecursionlimit())
+        check_json_value(value, depth)
     except InputError as exc:
         raise exc.within(file=name) from None
     return value

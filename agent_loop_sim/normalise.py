@@ -31,16 +31,17 @@ class _Counter:
         # Only JSON-RPC's own id types are renumbered; a bad id (null, object, bool) stays as it is.
         if isinstance(value, bool) or not isinstance(value, (int, str)):
             return value
-        key = (type(value).__name__, value)
-        if key not in self.names:
-            self.names[key] = f"{self.prefix}{len(self.names) + 1}"
-        return self.names[key]
+        key = (type(value), value)  # (1 and "1" are two ids)
+        name = self.names.get(key)
+        if name is None:
+            name = self.names[key] = f"{self.prefix}{len(self.names) + 1}"
+        return name
 
     def answered(self, value: Any) -> Any:
         """The name of the request a reply answers; a reply to no request keeps its id."""
         if isinstance(value, bool) or not isinstance(value, (int, str)):
             return value
-        return self.names.get((type(value).__name__, value), value)
+        return self.names.get((type(value), value), value)
 
 
 def _renumber_mcp(obj: Any, sender: str, counters: dict[str, _Counter]) -> Any:
@@ -60,9 +61,9 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
     counters = {party: _Counter(prefix) for party, prefix in _ID_PREFIX.items()}
     out = []
     for m in messages:
-        renumbered = m.json if m.is_raw else _renumber_mcp(m.json, m.sender, counters)
+        renumbered = m.json if m.raw is not None else _renumber_mcp(m.json, m.sender, counters)
         # A message with nothing renamed is kept as it is (the messages given are the caller's to drop).
-        out.append(m if renumbered is m.json else Message(m.sender, m.receiver, json=renumbered, sse=m.sse))
+        out.append(m if renumbered is m.json else Message(m.sender, m.receiver, renumbered, None, m.sse))
     return out
 
 
@@ -79,13 +80,26 @@ UNORDERED = frozenset({"metadata", "data"})
 def _a2a_form(obj: Any, rename: Any, unordered: bool = False) -> Any:
     kind = type(obj)  # JSON values only, so exact types will do
     if kind is dict:
-        keys = sorted(obj) if unordered else obj
-        return {k: _a2a_form(obj[k], rename, unordered or k in UNORDERED) for k in keys}
+        out = {}
+        for k in sorted(obj) if unordered else obj:
+            # Scalars are handled here rather than by a call each: most values are scalars.
+            v = obj[k]
+            kind = type(v)
+            if kind is str:
+                out[k] = _a2a_string(v, rename) if "-" in v else v
+            elif kind is dict or kind is list:
+                out[k] = _a2a_form(v, rename, unordered or k in UNORDERED)
+            else:
+                out[k] = v
+        return out
     if kind is list:
         return [_a2a_form(v, rename, unordered) for v in obj]
-    if kind is not str or "-" not in obj:  # both a UUID and a timestamp have a "-"
-        return obj
-    return "<time>" if TIMESTAMP.match(obj) else UUID.sub(rename, obj)
+    return _a2a_string(obj, rename) if kind is str and "-" in obj else obj
+
+
+def _a2a_string(text: str, rename: Any) -> str:
+    # (called only for a string with a "-": both a UUID and a timestamp have one)
+    return "<time>" if TIMESTAMP.match(text) else UUID.sub(rename, text)
 
 
 def normalise_a2a(messages: list[Message]) -> list[Message]:

@@ -6,18 +6,23 @@ process group), with ``TMPDIR`` pointing at a fresh folder of its own; however t
 owner itself be killed with SIGKILL, nothing of it can run: `die_with_parent` makes the kernel
 send each child SIGTERM when its parent dies, and the recorder's `on_owner_gone` then ends its
 group and removes the folder. The SDK's stdio client starts its server in a session of its own,
-so the processes it starts (``stdio_tee.py``) call `die_with_parent` themselves.
+so the processes it starts (``stdio_connect.py``, ``stdio_tee.py``) call `die_with_parent` themselves.
 """
 from __future__ import annotations
 
 import ctypes
 import os
-import shutil
 import signal
-import subprocess
-import tempfile
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import subprocess
+
+# shutil, subprocess and tempfile are imported where they are used: the process the SDK's stdio
+# transport starts for every recorded session (scripts/stdio_connect.py) imports this module
+# for `die_with_parent` and `unix_address` alone, and they would double its start-up.
 
 OWNED_TMP = "AGENT_LOOP_SIM_OWNED_TMP"  # the folder the owner made for a recorder (its TMPDIR)
 _PR_SET_PDEATHSIG = 1
@@ -56,6 +61,10 @@ def run_owned(command: Sequence[str], *, cwd: str | os.PathLike[str], env: dict[
               prefix: str = "agent-loop-sim-record-") -> subprocess.CompletedProcess[str]:
     """Run ``command`` as the leader of a new process group with a temporary folder of its own;
     its output is captured. Nothing of it outlives this call."""
+    import shutil
+    import subprocess
+    import tempfile
+
     folder = tempfile.mkdtemp(prefix=prefix)
     child_env = dict(os.environ if env is None else env)
     child_env.update(TMPDIR=folder, **{OWNED_TMP: folder})
@@ -76,6 +85,8 @@ def on_owner_gone() -> None:
     """In a recorder: when the owner goes (SIGTERM from `die_with_parent`, or sent to the group),
     end the rest of the group, remove the owner's folder and exit with 143, the shell's code for
     SIGTERM."""
+    import shutil
+
     def handler(signum: int, frame: object) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         if os.getpgrp() == os.getpid():  # only a group of our own (run_owned's), never the caller's

@@ -106,8 +106,22 @@ _HTTP_REQUEST = {"method": Field(str), "path": Field(str), "headers": Field(list
 _HTTP_REPLY = {"status": Field(int), "headers": Field(list)}
 
 
+def _well_formed_http(http: Any) -> bool:
+    """The shape of nearly every envelope, told in a few comparisons (as `_well_formed`)."""
+    if type(http) is not dict or type(http.get("headers")) is not list:
+        return False
+    if len(http) == 2:
+        shaped = type(http.get("status")) is int
+    else:
+        shaped = len(http) == 3 and type(http.get("method")) is str and type(http.get("path")) is str
+    return shaped and all(type(p) is list and len(p) == 2 and type(p[0]) is str and type(p[1]) is str
+                          for p in http["headers"])
+
+
 def _http(http: Any, path: list[str | int]) -> None:
     """An A2A message's HTTP envelope (`agent_loop_sim.http_log`): a request's or a reply's."""
+    if _well_formed_http(http):
+        return
     check_object(http, _HTTP_REPLY if isinstance(http, dict) and "status" in http else _HTTP_REQUEST,
                  path, "an HTTP envelope")
     for i, pair in enumerate(http["headers"]):

@@ -4,18 +4,19 @@ These machines are shared and their speed drifts with other people's jobs, so a 
 something only beside another one measured at the same moment: every comparison runs its two
 sides in turn (A B A B ...), takes the ratio of each pair, and quotes the median ratio with
 the smallest and largest. Whole commands are timed from outside, with the peak memory the
-kernel accounted for that one process (``os.wait4``).
+kernel accounted for that one process (``os.wait4`` in `launch.py`).
 """
 from __future__ import annotations
 
-import os
 import statistics
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Callable, NamedTuple
 
 MIN_PAIRS = 5
+LAUNCHER = Path(__file__).with_name("launch.py")
 
 
 def paired(a: Callable[[], float], b: Callable[[], float], pairs: int, warmup: int = 0) -> tuple[list[float], list[float]]:
@@ -57,10 +58,10 @@ class Run(NamedTuple):
 
 
 def run_command(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> Run:
-    """Run a command to its end: wall time and that process's own peak memory (not its children's)."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
-    return Run(seconds, usage.ru_maxrss * 1024, process.returncode)
+    """Run a command to its end: wall time and that process's own peak memory (not its children's),
+    taken by `launch.py` from a small process of its own (a child started from here would be
+    credited with this process's peak as well)."""
+    done = subprocess.run([sys.executable, "-I", "-S", str(LAUNCHER), *command], cwd=cwd, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, check=True)
+    seconds, peak, status = done.stdout.split()
+    return Run(float(seconds), int(peak), int(status))

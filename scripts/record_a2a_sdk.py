@@ -29,6 +29,7 @@ URL it prints on its first line of stdout, and talks to it with httpx.
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import importlib.util
 import json
@@ -47,6 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from a2a.server.agent_execution import AgentExecutor, RequestContext  # noqa: E402
+import anyio._backends._asyncio  # noqa: E402,F401  (a stream's first task group imports it: once here, not per session)
 
 from agent_loop_sim import scenarios  # noqa: E402
 from agent_loop_sim.errors import InputError, RecorderError  # noqa: E402
@@ -317,6 +319,7 @@ def _child(session: scenarios.Session, executor: type, conn: Connection, peer_ur
 def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> list[dict[str, Any]]:
     """Record every session, ``jobs`` at a time, each in a forked child; the first fault raises."""
     context = multiprocessing.get_context("fork")
+    gc.freeze()  # what is here now, the collector of a session's process never walks (nor copies on write)
     executor = executor_class()
     peer_command = os.environ.get("AGENT_LOOP_SIM_A2A_PEER")
     peers: dict[Connection, Peer] = {}

@@ -2,9 +2,11 @@
 
     python scripts/record_sdk.py SCENARIOS [--session NAME ...] [--timeout S] [--jobs N]
 
-Each session gets a fresh ``conformance/sdk_server.py`` process (forked by
-``mcp_fork_server.py``, which imports the SDK once) behind ``stdio_tee.py``, and plays the
-scenario with the SDK's ``Client`` over stdio in the session's mode; ``raw`` sessions write their
+Each session gets a fresh ``conformance/sdk_server.py`` process, a fork of a zygote that this
+process forks once it has imported the SDK (``mcp_fork_server.py``: nothing is imported twice, and
+no server ever served an earlier session), and plays the scenario with the SDK's ``Client`` over
+stdio in the session's mode: the process the SDK's stdio transport starts (``stdio_connect.py``)
+hands its stdin and stdout to that server, whose tee (``stdio_tee.py``) logs every line; ``raw`` sessions write their
 lines straight to the server; after each line the SDK reads as a request they wait for its
 response, recording any notification (progress) that comes before it. The normalised
 transcripts are printed as JSON on stdout; ``python -m agent_loop_sim record`` turns them into
@@ -14,13 +16,12 @@ nothing is printed on stdout.
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -41,30 +42,32 @@ from agent_loop_sim.processes import abstract_socket_name, unix_address  # noqa:
 from agent_loop_sim.protocols import FAMILIES  # noqa: E402
 from agent_loop_sim.normalise import normalise_mcp  # noqa: E402
 from recorder_cli import innermost, recorder_main  # noqa: E402
+import mcp_fork_server  # noqa: E402  (imports the fixture server, the SDK's server side, once)
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 
 TEE = ROOT / "scripts" / "stdio_tee.py"
+CONNECT = ROOT / "scripts" / "stdio_connect.py"
 CLIENT_INFO = types.Implementation(name="fixture-client", version="1.0.0")
-
-
-FORK_SERVER = ROOT / "scripts" / "mcp_fork_server.py"
 
 
 class Servers:
     """Where each session's fresh server comes from.
 
-    By default one fork server imports the SDK and the fixture once and forks a fresh server
-    process per session (the import is most of a session's cost). ``AGENT_LOOP_SIM_MCP_SERVER``
-    names another command to start per session instead (the tests use broken servers).
+    By default the zygote this process forked (with the SDK and the fixture imported) forks a
+    fresh server per session (the import is most of a session's cost). ``AGENT_LOOP_SIM_MCP_SERVER``
+    names another command to start per session instead, behind ``stdio_tee.py`` (the tests use
+    broken servers, the swap test the engine's).
     """
 
     def __init__(self, socket_path: str | None, command: list[str] | None) -> None:
         self.socket_path, self.command = socket_path, command
 
-    def tee_args(self, log: Path) -> list[str]:
+    def stdio_args(self, log: Path) -> list[str]:
+        """The arguments of the Python the SDK's stdio transport starts for a session logged to ``log``."""
         if self.command:
             return [str(TEE), str(log), "--", *self.command]
-        return [str(TEE), str(log), "--socket", str(self.socket_path)]
+        header = json.dumps({"stderr": str(log) + ".stderr", "log": str(log)})
+        return ["-I", "-S", str(CONNECT), str(self.socket_path), header]  # the standard library only
 
     @asynccontextmanager
     async def open_raw(self, log: Path) -> AsyncIterator[tuple[Any, Any, Callable[[], Awaitable[None]]]]:
@@ -89,25 +92,19 @@ class Servers:
             yield stream.send, stream.receive, stream.send_eof
 
 
-@asynccontextmanager
-async def servers() -> AsyncIterator[Servers]:
+@contextmanager
+def servers() -> Iterator[Servers]:
+    """Where the sessions' servers come from; forked before the event loop (and any thread) starts."""
     override = os.environ.get("AGENT_LOOP_SIM_MCP_SERVER")
     if override:
         yield Servers(None, override.split())
         return
-    path = abstract_socket_name("agent-loop-sim-mcp-fork")  # no socket file, however long TMPDIR is
-    process = await anyio.open_process([sys.executable, str(FORK_SERVER), path], stderr=None)
+    address = abstract_socket_name("agent-loop-sim-mcp-fork")  # no socket file, however long TMPDIR is
+    zygote = mcp_fork_server.start(address)  # listening when it returns: nothing to wait for
     try:
-        assert process.stdout
-        ready = b""
-        with anyio.fail_after(30):
-            while b"ready\n" not in ready:
-                ready += await process.stdout.receive()
-        yield Servers(path, None)
+        yield Servers(address, None)
     finally:
-        with contextlib.suppress(ProcessLookupError):  # it may have gone already (its parent's signal)
-            process.terminate()
-        await process.aclose()
+        mcp_fork_server.stop(zygote)
 
 
 class _Script:
@@ -255,7 +252,7 @@ async def record_client_session(session: scenarios.Session, log: Path, servers: 
     if "extensions" in spec:
         callbacks["extensions"] = [advertise(name, settings) for name, settings in spec["extensions"].items()]
     info = types.Implementation.model_validate(spec["client_info"]) if "client_info" in spec else CLIENT_INFO
-    params = StdioServerParameters(command=sys.executable, args=servers.tee_args(log))
+    params = StdioServerParameters(command=sys.executable, args=servers.stdio_args(log))
     async with Client(params, mode=spec["mode"], client_info=info, **callbacks) as client:
         await _play(client, spec["actions"], cancel_call, log)
 
@@ -380,25 +377,28 @@ async def record_session(session: scenarios.Session, timeout: float, servers: Se
     return Transcript(session.name, session.mode, session.title, normalise_mcp(messages))
 
 
-async def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> list[Transcript]:
+async def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int, source: Servers) -> list[Transcript]:
     results: dict[str, Transcript] = {}
     limiter = anyio.CapacityLimiter(jobs)
 
-    async with servers() as source:
+    async def one(session: scenarios.Session) -> None:
+        async with limiter:
+            results[session.name] = await record_session(session, timeout, source)
 
-        async def one(session: scenarios.Session) -> None:
-            async with limiter:
-                results[session.name] = await record_session(session, timeout, source)
-
-        async with anyio.create_task_group() as group:
-            for session in sessions:
-                group.start_soon(one, session)
+    async with anyio.create_task_group() as group:
+        for session in sessions:
+            group.start_soon(one, session)
     return [results[s.name] for s in sessions]
+
+
+def record(sessions: list[scenarios.Session], timeout: float, jobs: int) -> list[Transcript]:
+    with servers() as source:
+        return anyio.run(record_all, sessions, timeout, jobs, source)
 
 
 def main(argv: list[str] | None = None) -> int:
     return recorder_main(prog="record_sdk", family="mcp", package="mcp", transport=FAMILIES["mcp"].transport,
-                         record=lambda chosen, timeout, jobs: anyio.run(record_all, chosen, timeout, jobs),
+                         record=record,
                          description=__doc__.split("\n\n")[0], argv=argv)
 
 

@@ -294,7 +294,9 @@ def _start_record(root: Path, tmp: Path) -> subprocess.Popen[str]:
     process = subprocess.Popen([sys.executable, "-m", "agent_loop_sim", "record", "scenarios/mcp_more.json",
                                 "--release", "2.3.0", "--jobs", "1"], cwd=root, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env={**os.environ, "TMPDIR": str(tmp)})
-    started = wait_until(lambda: any("mcp_fork_server" in p for p in processes_of(root)), 60)
+    # The recorder forks its fork server (the zygote) once the SDK is imported: two processes
+    # with the recorder's command line (more while the zygote's servers run).
+    started = wait_until(lambda: sum("record_sdk" in p for p in processes_of(root)) >= 2, 60)
     assert started, "the recorder's fork server never started"
     time.sleep(0.5)  # sessions under way
     return process

@@ -52,3 +52,48 @@ def test_copy_json_is_deep_and_keeps_key_order():
     assert copied == original and list(copied) == ["b", "a", "d", "e"]
     copied["b"][1]["c"] = "changed"
     assert original["b"][1]["c"] == "x"
+
+
+@pytest.mark.parametrize("text, problem, path", [
+    ('{"a": [1, NaN]}', "NaN is not a JSON number", "$.a[1]"),
+    ('{"a": {"b": -Infinity}}', "-Infinity is not a JSON number", "$.a.b"),
+    ('{"a": [0.5, 1e400]}', "1e400 is not a JSON number", "$.a[1]"),
+    ('{"a": ["ok", "x\\ud800"]}', "lone surrogate", "$.a[1]"),
+    ('{"a": {"\\uDFFF": 1}}', "lone surrogate", "$.a"),
+    ('{"a": [[[[]]]]}', "nesting depth", "$.a[0][0][0]"),  # the limit below is 4
+])
+def test_what_json_has_not_is_found_and_placed(text: str, problem: str, path: str, monkeypatch):
+    """parse_json looks for these the cheap way first; whatever it finds, the walk names the path."""
+    from agent_loop_sim.jsonio import parse_json
+
+    monkeypatch.setenv("AGENT_LOOP_SIM_MAX_DEPTH", "4")
+    with pytest.raises(InputError) as caught:
+        parse_json(text, "f.json")
+    assert problem in str(caught.value) and caught.value.path == path and "f.json" in str(caught.value)
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": [[[]]]}',                      # 3 levels of arrays under the object: within a limit of 4
+    '{"a": "\\ud83d\\ude00"}',            # a surrogate pair is one character, not a lone surrogate
+    '{"a": "\\\\ud800"}',                 # an escaped backslash, then the letters "ud800"
+    '{"a": [1.5, -0.0, 1e308]}',
+])
+def test_what_only_looks_odd_is_accepted(text: str, monkeypatch):
+    from agent_loop_sim.jsonio import parse_json
+
+    monkeypatch.setenv("AGENT_LOOP_SIM_MAX_DEPTH", "4")
+    assert parse_json(text, "f.json") is not None
+
+
+def test_the_depth_test_agrees_with_the_walk():
+    from agent_loop_sim.jsonio import _Found, _check_json_value, _within_depth
+
+    values = [[], {}, [[]], {"a": {"b": [1, {"c": []}]}}, [1, [2, [3, [4]]]], {"a": 1, "b": [{}, {"x": {}}]}]
+    for value in values:
+        for limit in range(1, 7):
+            try:
+                _check_json_value(value, limit)
+                walked = True
+            except _Found:
+                walked = False
+            assert _within_depth(value, limit) == walked, (value, limit)

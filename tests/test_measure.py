@@ -4,12 +4,14 @@ pair, and a figure is quoted as its median with min-max. No clock is read here: 
 stand-ins that return set numbers, so these are facts about the method, not timings."""
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT))  # benchmarks/ is not a package of the project
-from benchmarks.measure import MIN_PAIRS, paired, ratios, spread  # noqa: E402
+from benchmarks.measure import MIN_PAIRS, paired, ratios, run_command, spread  # noqa: E402
 from benchmarks import run  # noqa: E402
 
 
@@ -44,3 +46,19 @@ def test_a_full_run_takes_at_least_five_pairs_whatever_it_is_asked():
     finally:
         run.p9_bytecode = original
     assert seen == [MIN_PAIRS]
+
+
+def test_a_command_is_credited_with_its_own_peak_memory_not_the_benchmarks():
+    ballast = b"\x01" * (300 * 2**20)  # written, so resident: this process now peaks above 300 MiB
+    started_here = subprocess.Popen([sys.executable, "-c", "pass"])
+    _, _, usage = os.wait4(started_here.pid, 0)
+    started_here.returncode = 0
+    # Why `launch.py` exists: started straight from here, even `pass` is credited with our peak.
+    assert usage.ru_maxrss * 1024 >= 300 * 2**20
+    assert run_command([sys.executable, "-c", "pass"], ROOT).peak_bytes < 100 * 2**20
+    assert run_command([sys.executable, "-c", "x = b'1' * 200 * 2**20"], ROOT).peak_bytes >= 200 * 2**20
+    del ballast
+
+
+def test_a_command_s_exit_status_is_reported():
+    assert run_command([sys.executable, "-c", "raise SystemExit(3)"], ROOT).returncode == 3

@@ -2,7 +2,9 @@
 session within its timeout, and leaves the committed recording byte for byte as it was."""
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -42,3 +44,57 @@ def test_record_check_names_a_changed_value(project_copy: Path):
     assert done.returncode == 1, done.stdout + done.stderr
     assert ("session 'legacy_tour', message 2, $.result.serverInfo.version: committed \"9.9.9\", live \"1.0.0\""
             in done.stdout)
+
+
+# --- every session's server is fresh: nothing one session leaves behind reaches the next --------
+_STATEFUL_FIXTURE = r'''
+import json, socket, sys, tempfile
+sys.path.insert(0, "scripts")
+import mcp_fork_server
+from agent_loop_sim.processes import abstract_socket_name, unix_address
+
+calls = []  # state a session leaves behind in the fixture, were its server shared
+
+@mcp_fork_server.sdk_server.mcp.tool()
+def remember(x: int) -> int:
+    """How many calls this server has answered."""
+    calls.append(x)
+    return len(calls)
+
+HELLO = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25",
+          "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+         {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+
+def session(address, calls):
+    """One connection: the handshake, then `calls` calls of remember; the count of each answer."""
+    lines = HELLO + [{"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                      "params": {"name": "remember", "arguments": {"x": i}}} for i in range(1, calls + 1)]
+    answers = []
+    with socket.socket(socket.AF_UNIX) as sock, tempfile.NamedTemporaryFile() as err:
+        sock.connect(unix_address(address))
+        sock.sendall(json.dumps({"stderr": err.name}).encode() + b"\n")
+        replies = sock.makefile("rb")
+        for line in lines:
+            sock.sendall(json.dumps(line).encode() + b"\n")
+            if "id" in line:  # a request: wait for its answer
+                answers.append(json.loads(replies.readline()))
+        sock.shutdown(socket.SHUT_WR)
+    return [a["result"]["structuredContent"]["result"] for a in answers if a["id"] > 0]
+
+address = abstract_socket_name("test-fresh")
+zygote = mcp_fork_server.start(address)
+try:
+    print(json.dumps([session(address, 1), session(address, 1), session(address, 2)]))
+finally:
+    mcp_fork_server.stop(zygote)
+'''
+
+
+def test_each_session_has_a_fresh_server_that_no_earlier_session_touched():
+    """A tool that keeps state across calls (added to the fixture before the zygote forks):
+    each connection's server counts from one, however many sessions came before, while
+    within one session the count goes on (the control: the state is real, and would show)."""
+    done = subprocess.run([sys.executable, "-c", _STATEFUL_FIXTURE], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [[1], [1], [1, 2]]

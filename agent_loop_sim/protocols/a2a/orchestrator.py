@@ -14,11 +14,10 @@ the stream open until something else happens to the task.
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ...errors import InputError
-from ...jsonio import json_path
+from ...jsonio import copy_json, json_path
 from . import states
 from .card import WELL_KNOWN_PATH
 from .http import HttpRequest, HttpResponse, header
@@ -151,11 +150,11 @@ class Orchestrator:
             message_id = self.ids.new()
             if label is not None:
                 self.message_ids[label] = message_id
-        parts = [{"text": step["text"]}] if "text" in step else copy.deepcopy(step["parts"])
+        parts = [{"text": step["text"]}] if "text" in step else copy_json(step["parts"])
         message: dict[str, Any] = {"messageId": message_id, "role": step.get("role", "ROLE_USER"), "parts": parts}
         for key, name in (("metadata", "metadata"), ("extensions", "extensions")):
             if key in step:
-                message[name] = copy.deepcopy(step[key])
+                message[name] = copy_json(step[key])
         if "reference_tasks" in step:
             message["referenceTaskIds"] = [self._task(ref)[0] for ref in step["reference_tasks"]]
         task_ref = step.get("task", "new")
@@ -181,7 +180,7 @@ class Orchestrator:
         if configuration:
             params["configuration"] = configuration
         if "request_metadata" in step:
-            params["metadata"] = copy.deepcopy(step["request_metadata"])
+            params["metadata"] = copy_json(step["request_metadata"])
         return params
 
     def _task(self, ref: str) -> tuple[str, str | None]:

@@ -17,10 +17,10 @@ break) and ``{subject}`` the same text without the script's ``subject_prefix``.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
+from ...jsonio import copy_json
 from . import states
 from .ids import Clock, IdSource
 
@@ -151,7 +151,7 @@ class CreateTask:
         out.context_id = message.get("contextId") or out.ids.new()
         out.state = states.transition(None, states.SUBMITTED)
         task: dict[str, Any] = {"id": out.task_id, "contextId": out.context_id,
-                                "status": {"state": states.SUBMITTED}, "history": [copy.deepcopy(message)]}
+                                "status": {"state": states.SUBMITTED}, "history": [copy_json(message)]}
         out.events.append(Event("task", task))
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 STRING, INT32, BOOL, BYTES, STRUCT, VALUE, TIMESTAMP = "string", "int32", "bool", "bytes", "struct", "value", "timestamp"
@@ -34,6 +34,18 @@ class FieldSpec:
     repeated: bool = False
     presence: bool = False
     oneof: str | None = None
+    # Derived from the above once (every message the agent reads or writes asks them):
+    inner: str | None = field(default=None, init=False, compare=False)  #: the message type of a message field
+    default: Any = field(default=None, init=False, compare=False)  #: the value protobuf leaves out, if any
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "inner", self.kind[8:] if self.kind.startswith("message:") else None)
+        object.__setattr__(self, "default", [] if self.repeated else ENUMS[self.kind[5:]][0]
+                           if self.kind.startswith("enum:") else _SCALAR_DEFAULTS.get(self.kind, _NO_DEFAULT))
+
+
+_SCALAR_DEFAULTS: dict[str, Any] = {STRING: "", BYTES: "", INT32: 0, BOOL: False}
+_NO_DEFAULT = object()  # a kind with no default value: equal to nothing a message holds
 
 
 def _f(name: str, kind: str, **flags: Any) -> FieldSpec:
@@ -117,6 +129,12 @@ TYPES: dict[str, tuple[FieldSpec, ...]] = {
 }
 
 
+#: Each type's fields by JSON name, and by JSON name or proto name (protobuf's parser takes both).
+_BY_JSON: dict[str, dict[str, FieldSpec]] = {name: {s.json: s for s in specs} for name, specs in TYPES.items()}
+_BY_KEY: dict[str, dict[str, FieldSpec]] = {name: {s.json: s for s in specs} | {s.name: s for s in specs}
+                                            for name, specs in TYPES.items()}
+
+
 class ParseFailure(Exception):
     """``params`` that protobuf's JSON parser would refuse (the engine does not model its wording)."""
 
@@ -177,17 +195,13 @@ def _scalar(spec: FieldSpec, value: Any) -> Any:
 
 
 def _is_default(spec: FieldSpec, value: Any) -> bool:
-    if spec.repeated:
-        return value == []
-    if spec.kind.startswith("enum:"):
-        return value == ENUMS[spec.kind[5:]][0]
-    return {STRING: "", BYTES: "", INT32: 0, BOOL: False}.get(spec.kind, object()) == value
+    return spec.default == value
 
 
 def parse(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
     """``obj`` read into ``type_name`` and written back as JSON, the way the SDK round-trips it."""
     specs = TYPES[type_name]
-    by_key = {s.json: s for s in specs} | {s.name: s for s in specs}
+    by_key = _BY_KEY[type_name]
     values: dict[str, Any] = {}
     oneofs: dict[str, str] = {}
     for key, value in obj.items():
@@ -224,12 +238,11 @@ def required_violations(type_name: str, obj: dict[str, Any]) -> list[dict[str, s
                 errors.append({"field": spec.name, "message": "Field must contain at least one element."})
             elif not spec.repeated and (value is None or (not spec.presence and _is_default(spec, value))):
                 errors.append({"field": spec.name, "message": "Field is required."})
-        if spec.kind.startswith("message:") and value is not None:
-            inner = spec.kind[8:]
+        if spec.inner is not None and value is not None:
             items = list(enumerate(value)) if spec.repeated else [(None, value)]
             for index, item in items:
                 prefix = spec.name if index is None else f"{spec.name}[{index}]"
-                for sub in required_violations(inner, item):
+                for sub in required_violations(spec.inner, item):
                     errors.append({"field": f"{prefix}.{sub['field']}" if sub["field"] else prefix,
                                    "message": sub["message"]})
     return errors
@@ -240,22 +253,26 @@ def written(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
     the fields that hold a value in declaration order, then those that hold their default (only
     there when every field is printed), in declaration order; nested messages likewise. A
     ``Struct``'s keys are left as they are (protobuf writes a map in no fixed order)."""
-    specs = TYPES[type_name]
-    known = {s.json: s for s in specs}
-    set_fields, defaults = [], []
-    for spec in specs:
-        if spec.json in obj:
-            value = obj[spec.json]
-            (defaults if not spec.presence and _is_default(spec, value) else set_fields).append(spec)
     out: dict[str, Any] = {}
-    for spec in set_fields + defaults:
-        value = obj[spec.json]
-        if spec.kind.startswith("message:") and value is not None:
-            inner = spec.kind[8:]
-            value = [written(inner, v) for v in value] if spec.repeated else written(inner, value)
-        out[spec.json] = value
-    out.update((k, v) for k, v in obj.items() if k not in known)  # not a field of the type: kept, last
+    defaults = []
+    for spec in TYPES[type_name]:
+        if spec.json in obj:
+            if not spec.presence and spec.default == obj[spec.json]:
+                defaults.append(spec)
+            else:
+                out[spec.json] = _written_field(spec, obj[spec.json])
+    for spec in defaults:
+        out[spec.json] = _written_field(spec, obj[spec.json])
+    if len(out) != len(obj):  # not a field of the type: kept, last
+        known = _BY_JSON[type_name]
+        out.update((k, v) for k, v in obj.items() if k not in known)
     return out
+
+
+def _written_field(spec: FieldSpec, value: Any) -> Any:
+    if spec.inner is None or value is None:
+        return value
+    return [written(spec.inner, v) for v in value] if spec.repeated else written(spec.inner, value)
 
 
 def with_every_field(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:

@@ -53,11 +53,12 @@ def play_client(client: ClientModel, server: ServerConnection, observe: Observer
         # The log and the peer both get one copy of the message (neither changes it), so nothing
         # in a transcript is shared with the models' own objects.
         sent = copy_json(message)
-        log.append(Message(sender, "server" if sender == "client" else "client", json=sent))
         if sender == "client":
-            wire.extend(("server", m) for m in server.receive_decoded(jsonrpc.classify(sent)))
+            log.append(Message("client", "server", sent))
+            wire.extend([("server", m) for m in server.receive_decoded(jsonrpc.classify(sent))])
         else:
-            wire.extend(("client", m) for m in client.receive(sent))
+            log.append(Message("server", "client", sent))
+            wire.extend([("client", m) for m in client.receive(sent)])
         if observe is not None:
             observe(len(log), server.state())
     return log
