@@ -405,7 +405,8 @@ def checkout_at(ref: str, dest: Path) -> Path:
     """The files of commit ``ref`` (what `copy_checkout` copies), unpacked into ``dest``."""
     dest.mkdir(parents=True)
     present = [name for name in (*SITE_INPUTS, "mkdocs.yml")  # the baseline may lack a newer folder
-               if subprocess.run(["git", "cat-file", "-e", f"{ref}:{name}"], cwd=ROOT).returncode == 0]
+               if subprocess.run(["git", "cat-file", "-e", f"{ref}:{name}"], cwd=ROOT,
+                                 stderr=subprocess.DEVNULL).returncode == 0]
     archive = subprocess.run(["git", "archive", ref, *present], cwd=ROOT, capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
     return dest
