@@ -147,12 +147,14 @@ function showSession(index) {
 }
 
 async function play() {
+  // Running from the first moment: the address and the link change only after the encoding
+  // below, and nobody should read the old ones as this run's.
+  root.dataset.state = "running";
+  status.textContent = "Running…";
   const text = editor.value;
   const fragment = await encode(text);
   history.replaceState(null, "", "#" + fragment);
   share.href = "#" + fragment;
-  root.dataset.state = "running";
-  status.textContent = "Running…";
   const started = performance.now();
   let answer;
   try {
