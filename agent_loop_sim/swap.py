@@ -116,8 +116,11 @@ def sdk_fixture_servers(root: Path) -> Iterator[str]:
     """The SDK's fixture server, forked fresh for each connection to the socket yielded."""
     with tempfile.TemporaryDirectory(prefix="swap-fork-") as tmp:
         path = str(Path(tmp) / "server.sock")
+        # A process of its own, not a fork of this one: the engine's client runs here, and only
+        # scripts/ may import an SDK. In a session of its own, so that a terminal's Ctrl-C reaches
+        # only the CLI, which ends it below (its servers end with it: `die_with_parent`).
         process = subprocess.Popen([sys.executable, str(root / FORK_SERVER), path], stdout=subprocess.PIPE,
-                                   cwd=root)
+                                   cwd=root, start_new_session=True)
         try:
             assert process.stdout is not None
             if process.stdout.readline().strip() != b"ready":

@@ -1,6 +1,9 @@
 """Fixture MCP server for the conformance recordings, built on the official MCP Python SDK.
 
-``scripts/record_sdk.py`` starts it as a stdio subprocess. ``agent_loop_sim.protocols.mcp``
+It is not started per session: ``scripts/mcp_fork_server.py`` imports it once (in the zygote
+the recorder forks, or as the swap test's process of its own) and forks a fresh copy of that
+process for every session, which runs ``mcp.run()`` over stdio exactly as
+``python conformance/sdk_server.py`` would. ``agent_loop_sim.protocols.mcp``
 describes the same server declaratively (``FIXTURE_SERVER``) and must answer exactly as this
 process does, in both protocol eras:
 
