@@ -16,7 +16,7 @@ import signal
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import subprocess
@@ -42,11 +42,8 @@ def die_with_parent(sig: int = signal.SIGTERM) -> None:
         os.kill(os.getpid(), sig)
 
 
-def end_group(pgid: int, grace: float = 2.0, leader: subprocess.Popen[Any] | None = None) -> None:
-    """SIGTERM to every process of group ``pgid``, then SIGKILL to whatever is still there.
-    ``leader``, the group's leader when it is this process's child, is reaped as soon as it ends:
-    a zombie is still a member of its group, and unreaped it kept the group "alive" through both
-    graces (Ctrl-C took over 4 s)."""
+def end_group(pgid: int, grace: float = 2.0) -> None:
+    """SIGTERM to every process of group ``pgid``, then SIGKILL to whatever is still running."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(pgid, sig)
@@ -54,13 +51,33 @@ def end_group(pgid: int, grace: float = 2.0, leader: subprocess.Popen[Any] | Non
             return
         deadline = time.monotonic() + grace
         while time.monotonic() < deadline:
-            if leader is not None:
-                leader.poll()
-            try:
-                os.killpg(pgid, 0)
-            except (ProcessLookupError, PermissionError):
+            if not group_running(pgid):
                 return
             time.sleep(0.02)
+
+
+def group_running(pgid: int) -> bool:
+    """Whether a process of group ``pgid`` is still running. A zombie is not: it has ended and
+    waits only to be reaped (the recorder, until `run_owned` waits for it; an orphan, until the
+    init process gets to it, which took 2 s here), yet the kernel still counts it in its group.
+    The standard library cannot tell a zombie apart; Linux's /proc can (elsewhere, any member counts)."""
+    try:
+        os.killpg(pgid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    try:
+        pids = [name for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return True
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                state, _, group = stat.read().rsplit(b")", 1)[1].split()[:3]  # after the command's name
+        except (OSError, ValueError):
+            continue  # ended meanwhile
+        if int(group) == pgid and state not in (b"Z", b"X"):
+            return True
+    return False
 
 
 @contextmanager
@@ -92,7 +109,7 @@ def run_owned(command: Sequence[str], *, cwd: str | os.PathLike[str], env: dict[
             out, err = process.communicate()
         finally:
             with signals_held(signal.SIGINT, signal.SIGTERM):  # a second Ctrl-C cannot cut this short
-                end_group(process.pid, leader=process)
+                end_group(process.pid)
                 process.wait()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
