@@ -414,6 +414,27 @@ def test_sigkill_to_record_leaves_no_orphan(sandbox: Path, tmp_path: Path):
     TRIED.append("sigkill_to_record")
 
 
+def test_a_group_of_zombies_has_ended():
+    """How `end_group` knows a group is gone: a zombie (ended, not yet reaped) has ended, though the
+    kernel still counts it in its group (``killpg(pgid, 0)`` succeeds), so no grace is waited for it."""
+    from agent_loop_sim.processes import group_running
+
+    def state(pid: int) -> str:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    try:
+        assert group_running(process.pid)
+        os.kill(process.pid, signal.SIGKILL)
+        assert wait_until(lambda: state(process.pid) == "Z", 10)
+        os.killpg(process.pid, 0)  # still a member, for the kernel
+        assert not group_running(process.pid)
+    finally:
+        process.kill()
+        process.wait()
+    assert not group_running(process.pid)
+
+
 def test_a_stale_write_temp_is_ignored_and_removed_by_record(sandbox: Path, tmp_path: Path):
     """SIGKILL inside write_atomic leaves ``recordings/.NAME.XXXX.tmp``: git ignores it, and the
     next ``record`` removes it (once it is older than any live writer's)."""
