@@ -331,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return verb(project, args)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C; a CLI started with SIGINT ignored (`cmd &` in a script) keeps it ignored
         print(f"interrupted: {args.verb} stopped; nothing was half-written", file=sys.stderr)
         return 130
     except Terminated:

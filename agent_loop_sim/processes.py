@@ -6,7 +6,9 @@ process group), with ``TMPDIR`` pointing at a fresh folder of its own; however t
 owner itself be killed with SIGKILL, nothing of it can run: `die_with_parent` makes the kernel
 send each child SIGTERM when its parent dies, and the recorder's `on_owner_gone` then ends its
 group and removes the folder. The SDK's stdio client starts its server in a session of its own,
-so the processes it starts (``stdio_connect.py``, ``stdio_tee.py``) call `die_with_parent` themselves.
+so ``stdio_tee.py`` calls `die_with_parent` itself (``stdio_connect.py`` ends with its server's
+connection). A terminal's Ctrl-C reaches the owner alone (the recorder's session is not the
+terminal's foreground group): the owner's KeyboardInterrupt is what ends the group.
 """
 from __future__ import annotations
 
