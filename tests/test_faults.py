@@ -332,7 +332,9 @@ def _start_record(root: Path, tmp: Path) -> subprocess.Popen[str]:
     # this run with the recorder's command line (more while the zygote's servers run).
     started = wait_until(lambda: process.poll() is not None
                          or sum("record_sdk" in p for p in processes_of_run(tmp)) >= 2, 60)
-    assert started, "the recorder's fork server never started"
+    if not started:
+        _kill_if_running(process)
+        raise AssertionError("the recorder's fork server never started")
     time.sleep(0.5)  # sessions under way
     return process
 
@@ -341,15 +343,21 @@ def _signal_and_wait(process: subprocess.Popen[str], sig: int, seconds: float) -
     """Send ``sig`` to the CLI's pid alone and wait up to ``seconds`` for it to end; a CLI that
     does not end is killed (the kernel's parent-death signal takes its recorder with it), so it
     cannot pass for the next case's processes."""
-    assert _handles(process.pid, sig, signal.SIGTERM), f"the CLI has no handler for {signal.Signals(sig).name} yet"
-    process.send_signal(sig)
     try:
+        assert _handles(process.pid, sig, signal.SIGTERM), f"the CLI has no handler for {signal.Signals(sig).name} yet"
+        process.send_signal(sig)
         out, err = process.communicate(timeout=seconds)
     except subprocess.TimeoutExpired:
+        raise AssertionError(f"{signal.Signals(sig).name} did not end record within {seconds:g} s") from None
+    finally:
+        _kill_if_running(process)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def _kill_if_running(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
         process.kill()
         process.communicate()
-        raise AssertionError(f"{signal.Signals(sig).name} did not end record within {seconds:g} s") from None
-    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 SIGNALS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")]
@@ -378,6 +386,18 @@ def test_signal_during_record_is_one_line_and_leaves_nothing(sandbox: Path, tmp_
 HANGS = f"{sys.executable} {ROOT / 'tests' / 'fakes' / 'mcp_server_hangs.py'}"
 
 
+def _reached_its_server(tmp: Path) -> bool:
+    """Whether a session of the run in ``tmp`` has passed a line to its server: stdio_tee.py logs
+    the client's first line (its initialize) in the session's folder as it passes it on."""
+    for log in tmp.glob("agent-loop-sim-record-*/record-sdk-*/wire.jsonl"):
+        try:
+            if '"client"' in log.read_text():
+                return True
+        except OSError:  # the session's folder went meanwhile
+            pass
+    return False
+
+
 @pytest.mark.parametrize("sig,code,word", SIGNALS)
 def test_signal_while_the_server_never_answers(sandbox: Path, tmp_path: Path, sig, code, word):
     """A session waits on a server that never answers, with 120 s to go before its timeout: the
@@ -386,16 +406,10 @@ def test_signal_while_the_server_never_answers(sandbox: Path, tmp_path: Path, si
     tmp.mkdir()
     process = _start_cli(sandbox, tmp, "record", "scenarios/mcp_hostile.json", "--release", "2.3.0",
                          "--timeout", "120", env={"AGENT_LOOP_SIM_MCP_SERVER": HANGS})
-    try:
-        # stdio_tee.py logs the client's first line (its initialize) as it passes it to the server
-        waiting = wait_until(lambda: any('"client"' in log.read_text()
-                                         for log in tmp.glob("agent-loop-sim-record-*/record-sdk-*/wire.jsonl")), 60)
-        assert waiting, "no session of the recording reached its server"
-        done = _signal_and_wait(process, sig, 15)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
+    if not wait_until(lambda: _reached_its_server(tmp), 60):
+        _kill_if_running(process)
+        raise AssertionError("no session of the recording reached its server")
+    done = _signal_and_wait(process, sig, 15)
     assert one_line_error(done, code) is None, one_line_error(done, code)
     assert word in done.stderr and "nothing was half-written" in done.stderr
     assert done.stdout == ""
