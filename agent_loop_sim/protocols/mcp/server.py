@@ -10,6 +10,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Generator
 
+from ...jsonio import copy_json
 from . import jsonrpc, wire_2025_11_25, wire_2026_07_28
 from .definition import (
     ArgumentsRejected,
@@ -176,7 +177,7 @@ class ServerConnection:
         elif method == "server/discover":
             body = wire_2026_07_28.discover_result()
         elif method == "tools/list":
-            body = {"tools": [wire.tool_listing(t) for t in d.tools]}
+            body = {"tools": copy_json([wire.tool_listing(t) for t in d.tools])}  # (the listings are cached)
         elif method == "resources/list":
             body = {"resources": [{"description": r.description, "mimeType": r.mime_type, "name": r.name,
                                    "uri": r.uri} for r in d.resources]}
@@ -334,8 +335,8 @@ class ServerConnection:
         if isinstance(message, ErrorResponse):
             # The SDK raises the client's error inside the tool; it leaves as a JSON-RPC error.
             error = message.error
-            return [jsonrpc.error(call.request_id, ProtocolError(error["code"], error["message"], error.get("data"),
-                                                                 has_data="data" in error))]
+            return [jsonrpc.error(call.request_id, ProtocolError(error["code"], error["message"],
+                                                                 copy_json(error.get("data")), has_data="data" in error))]
         return self._drive(call, message.result)
 
     def _on_notification(self, message: Notification) -> Outgoing:

@@ -11,7 +11,6 @@ import json
 from collections import deque
 from typing import Any, Callable
 
-from ...jsonio import copy_json
 from ...scenarios import Session
 from ...transcript import Message
 from . import jsonrpc
@@ -50,15 +49,15 @@ def play_client(client: ClientModel, server: ServerConnection, observe: Observer
     wire: deque[tuple[str, dict[str, Any]]] = deque(("client", m) for m in client.start())
     while wire:
         sender, message = wire.popleft()
-        # The log and the peer both get one copy of the message (neither changes it), so nothing
-        # in a transcript is shared with the models' own objects.
-        sent = copy_json(message)
+        # The log and the peer both get the message itself, not a copy: the models build every
+        # message from fresh objects and neither changes what it was sent, so nothing in a
+        # transcript is shared with the models' own objects (tests/test_engine_isolation.py).
         if sender == "client":
-            log.append(Message("client", "server", sent))
-            wire.extend([("server", m) for m in server.receive_decoded(jsonrpc.classify(sent))])
+            log.append(Message("client", "server", message))
+            wire.extend([("server", m) for m in server.receive_decoded(jsonrpc.classify(message))])
         else:
-            log.append(Message("server", "client", sent))
-            wire.extend([("client", m) for m in client.receive(sent)])
+            log.append(Message("server", "client", message))
+            wire.extend([("client", m) for m in client.receive(message)])
         if observe is not None:
             observe(len(log), server.state())
     return log
