@@ -15,7 +15,7 @@ to the next. A message's HTTP envelope (``http``, `agent_loop_sim.http_log`) is 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from .transcript import Message
 
@@ -77,7 +77,7 @@ TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2
 UNORDERED = frozenset({"metadata", "data"})
 
 
-def _a2a_form(obj: Any, rename: Any, unordered: bool = False) -> Any:
+def _a2a_form(obj: Any, string: Callable[[str], str], unordered: bool = False) -> Any:
     kind = type(obj)  # JSON values only, so exact types will do
     if kind is dict:
         out = {}
@@ -86,24 +86,20 @@ def _a2a_form(obj: Any, rename: Any, unordered: bool = False) -> Any:
             v = obj[k]
             kind = type(v)
             if kind is str:
-                out[k] = _a2a_string(v, rename) if "-" in v else v
+                out[k] = string(v) if "-" in v else v
             elif kind is dict or kind is list:
-                out[k] = _a2a_form(v, rename, unordered or k in UNORDERED)
+                out[k] = _a2a_form(v, string, unordered or k in UNORDERED)
             else:
                 out[k] = v
         return out
     if kind is list:
-        return [_a2a_form(v, rename, unordered) for v in obj]
-    return _a2a_string(obj, rename) if kind is str and "-" in obj else obj
-
-
-def _a2a_string(text: str, rename: Any) -> str:
-    # (called only for a string with a "-": both a UUID and a timestamp have one)
-    return "<time>" if TIMESTAMP.match(text) else UUID.sub(rename, text)
+        return [_a2a_form(v, string, unordered) for v in obj]
+    return string(obj) if kind is str and "-" in obj else obj
 
 
 def normalise_a2a(messages: list[Message]) -> list[Message]:
     ids: dict[str, str] = {}
+    done: dict[str, str] = {}  # each string already put in the normal form in this session -> its form
 
     def rename(match: re.Match[str]) -> str:
         key = match.group(0).lower()
@@ -111,5 +107,14 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
             ids[key] = f"<id-{len(ids) + 1}>"
         return ids[key]
 
-    return [Message(m.sender, m.receiver, json=_a2a_form(m.json, rename), raw=m.raw, sse=m.sse, http=m.http)
+    def string(text: str) -> str:
+        # (called only for a string with a "-": both a UUID and a timestamp have one.) A string met
+        # again has every UUID in it named already, so its form is the one it had the first time:
+        # a task's or context's id is met in nearly every message of a session.
+        form = done.get(text)
+        if form is None:
+            form = done[text] = "<time>" if TIMESTAMP.match(text) else UUID.sub(rename, text)
+        return form
+
+    return [Message(m.sender, m.receiver, json=_a2a_form(m.json, string), raw=m.raw, sse=m.sse, http=m.http)
             for m in messages]
