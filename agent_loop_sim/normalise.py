@@ -61,9 +61,12 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
     counters = {party: _Counter(prefix) for party, prefix in _ID_PREFIX.items()}
     out = []
     for m in messages:
-        renumbered = m.json if m.raw is not None else _renumber_mcp(m.json, m.sender, counters)
-        # A message with nothing renamed is kept as it is (the messages given are the caller's to drop).
-        out.append(m if renumbered is m.json else Message(m.sender, m.receiver, renumbered, None, m.sse))
+        obj = m.json
+        if m.raw is not None or (type(obj) is dict and "id" not in obj):  # nothing to rename (a notification)
+            out.append(m)  # kept as it is (the messages given are the caller's to drop)
+            continue
+        renumbered = _renumber_mcp(obj, m.sender, counters)
+        out.append(m if renumbered is obj else Message(m.sender, m.receiver, renumbered, None, m.sse))
     return out
 
 

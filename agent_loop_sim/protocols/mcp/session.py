@@ -24,23 +24,24 @@ from .server import ServerConnection
 Observer = Callable[[int, dict[str, Any]], None]
 
 
-def _wire(obj: dict[str, Any]) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
-
-
-def _logged(sender: str, line: str) -> Message:
-    return Message.from_line(sender, "server" if sender == "client" else "client", line)
-
-
 def play_raw(lines: list[str], server: ServerConnection, observe: Observer | None = None) -> list[Message]:
+    """Each line as the recorder's tee logs it (its JSON, or the line itself when it is not JSON),
+    decoded once for the log and the server alike; the server's messages are logged as it wrote
+    them (fresh objects, which a JSON round trip would only copy)."""
     log: list[Message] = []
     for line in lines:
-        log.append(_logged("client", line))
-        replies = server.receive(line)
+        try:
+            decoded = json.loads(line)
+        except json.JSONDecodeError:  # not JSON: logged as it is, dropped by the transport
+            log.append(Message("client", "server", raw=line))
+            replies = server.receive_decoded(None)
+        else:
+            log.append(Message("client", "server", decoded))
+            replies = server.receive_decoded(jsonrpc.classify(decoded))
         if observe is not None:
             observe(len(log), server.state())
-        log.extend(_logged("server", _wire(m)) for m in replies)
-    log.extend(_logged("server", _wire(m)) for m in server.close())  # the recorder closes stdin last
+        log.extend([Message("server", "client", m) for m in replies])
+    log.extend([Message("server", "client", m) for m in server.close()])  # the recorder closes stdin last
     return log
 
 
