@@ -84,9 +84,8 @@ def _a2a_form(obj: Any, string: Callable[[str], str], unordered: bool = False) -
     kind = type(obj)  # JSON values only, so exact types will do
     if kind is dict:
         out = {}
-        for k in sorted(obj) if unordered else obj:
+        for k, v in sorted(obj.items()) if unordered else obj.items():
             # Scalars are handled here rather than by a call each: most values are scalars.
-            v = obj[k]
             kind = type(v)
             if kind is str:
                 out[k] = string(v) if "-" in v else v
