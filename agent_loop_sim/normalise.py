@@ -65,7 +65,20 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
         if m.raw is not None or (type(obj) is dict and "id" not in obj):  # nothing to rename (a notification)
             out.append(m)  # kept as it is (the messages given are the caller's to drop)
             continue
-        renumbered = _renumber_mcp(obj, m.sender, counters)
+        value = obj.get("id") if type(obj) is dict else None
+        kind = type(value)
+        if kind is int or kind is str:  # nearly every message: `_Counter`'s work, written out
+            if "method" in obj:
+                counter = counters[m.sender]
+                name = counter.names.get((kind, value))
+                if name is None:
+                    name = counter.names[(kind, value)] = f"{counter.prefix}{len(counter.names) + 1}"
+            else:
+                name = counters["server" if m.sender == "client" else "client"].names.get((kind, value), value)
+            renumbered = dict(obj)
+            renumbered["id"] = name
+        else:
+            renumbered = _renumber_mcp(obj, m.sender, counters)
         out.append(m if renumbered is obj else Message(m.sender, m.receiver, renumbered, None, m.sse))
     return out
 
