@@ -100,7 +100,7 @@ class ActiveTask:
             self.task_mode = False
             return Delivery(event=event)
         updated = self._handle_task_event(event)
-        snapshot = copy_json(updated)
+        snapshot = self.manager.snapshot()  # (updated is the manager's cached task)
         shown = Event("task", snapshot) if event.body is updated else event
         return Delivery(event=shown, task=snapshot)
 
