@@ -11,6 +11,7 @@ appearance over the session; every timestamp becomes ``<time>``. Keys are kept i
 SDK sent them, except below ``metadata`` and ``data`` (`UNORDERED`), where they are sorted: the
 SDK writes those from protobuf ``Struct``/``map`` values, whose order changes from one process
 to the next. A message's HTTP envelope (``http``, `agent_loop_sim.http_log`) is kept as it is.
+The A2A form is made in the messages given (the engine's and the recorders' logs, theirs to drop).
 """
 from __future__ import annotations
 
@@ -94,21 +95,30 @@ UNORDERED = frozenset({"metadata", "data"})
 
 
 def _a2a_form(obj: Any, string: Callable[[str], str], unordered: bool = False) -> Any:
+    """``obj`` in the normal form, made in place where no key is reordered (the caller's messages
+    are theirs to drop: no copy of every message is made only to be dropped with it)."""
     kind = type(obj)  # JSON values only, so exact types will do
     if kind is dict:
-        out = {}
-        for k, v in sorted(obj.items()) if unordered else obj.items():
+        if unordered:  # (a small part of a message: rebuilt in sorted order)
+            return {k: _a2a_form(v, string, True) for k, v in sorted(obj.items())}
+        for k, v in obj.items():  # (values replaced, no key added or removed: safe while iterating)
             # Scalars are handled here rather than by a call each: most values are scalars.
             kind = type(v)
             if kind is str:
-                out[k] = string(v) if "-" in v else v
+                if "-" in v:
+                    obj[k] = string(v)
             elif kind is dict or kind is list:
-                out[k] = _a2a_form(v, string, unordered or k in UNORDERED)
-            else:
-                out[k] = v
-        return out
+                obj[k] = _a2a_form(v, string, k in UNORDERED)
+        return obj
     if kind is list:
-        return [_a2a_form(v, string, unordered) for v in obj]
+        for i, v in enumerate(obj):
+            kind = type(v)
+            if kind is str:
+                if "-" in v:
+                    obj[i] = string(v)
+            elif kind is dict or kind is list:
+                obj[i] = _a2a_form(v, string, unordered)
+        return obj
     return string(obj) if kind is str and "-" in obj else obj
 
 
@@ -131,5 +141,6 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
             form = done[text] = "<time>" if TIMESTAMP.match(text) else UUID.sub(rename, text)
         return form
 
-    return [Message(m.sender, m.receiver, json=_a2a_form(m.json, string), raw=m.raw, sse=m.sse, http=m.http)
-            for m in messages]
+    for m in messages:  # (in place: see `_a2a_form`)
+        m.json = _a2a_form(m.json, string)
+    return messages
