@@ -4,14 +4,14 @@ MCP: request ids are renumbered in order of appearance, ``c1, c2, ...`` for the 
 requests and ``s1, ...`` for the server's, and a response takes the name of the request it
 answers (looked up on the other side's counter). Nothing else is renamed: every other id (a
 progress token, the ``requestId`` of ``notifications/cancelled``, a subscription id) stays
-exactly as written. Key order is kept as the SDK sent it.
+exactly as written. Key order is kept as the SDK sent it. Ids are renamed in the messages given.
 
 A2A: every UUID, wherever it stands (inside strings too), becomes ``<id-N>`` in order of
 appearance over the session; every timestamp becomes ``<time>``. Keys are kept in the order the
 SDK sent them, except below ``metadata`` and ``data`` (`UNORDERED`), where they are sorted: the
 SDK writes those from protobuf ``Struct``/``map`` values, whose order changes from one process
 to the next. A message's HTTP envelope (``http``, `agent_loop_sim.http_log`) is kept as it is.
-The A2A form is made in the messages given (the engine's and the recorders' logs, theirs to drop).
+The A2A form, too, is made in the messages given (the engine's and the recorders' logs, theirs to drop).
 """
 from __future__ import annotations
 
@@ -59,6 +59,9 @@ def _renumber_mcp(obj: Any, sender: str, counters: dict[str, _Counter]) -> Any:
 
 
 def normalise_mcp(messages: list[Message]) -> list[Message]:
+    """The messages in the normal form. A message's id is renamed in the message itself: the messages
+    given are the caller's log, theirs to drop (the engine's, a recorder's), and a copy of nearly
+    every message only to drop the original cost more than the renaming."""
     counters = {party: _Counter(prefix) for party, prefix in _ID_PREFIX.items()}
     out = []
     for m in messages:
@@ -76,10 +79,10 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
                     name = counter.names[(kind, value)] = f"{counter.prefix}{len(counter.names) + 1}"
             else:
                 name = counters["server" if m.sender == "client" else "client"].names.get((kind, value), value)
-            renumbered = dict(obj)
-            renumbered["id"] = name
-        else:
-            renumbered = _renumber_mcp(obj, m.sender, counters)
+            obj["id"] = name  # renamed in place: see below
+            out.append(m)
+            continue
+        renumbered = _renumber_mcp(obj, m.sender, counters)
         out.append(m if renumbered is obj else Message(m.sender, m.receiver, renumbered, None, m.sse))
     return out
 
