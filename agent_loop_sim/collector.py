@@ -10,25 +10,34 @@ resumed only then, so that nested pauses leave it as they found it.
 from __future__ import annotations
 
 import gc
-from contextlib import contextmanager
-from typing import Iterator
+from types import TracebackType
 
 
-@contextmanager
-def paused(long_lived: bool = False) -> Iterator[None]:
+class paused:  # noqa: N801 (used as a function: ``with collector.paused():``)
     """The collector paused for the block. ``long_lived``: what the block made is handed to the
     caller to keep (a report: every recording and transcript); rather than walk it all at the
     first allocation after the pause (the youngest generation then holds all of it: a tenth of
     the check's time), move it to the oldest generation unwalked (``gc.freeze`` + ``unfreeze``),
     where the next full collection looks at it as at everything else. Not done when someone
-    else has frozen objects: ``unfreeze`` would release theirs too."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            if long_lived and gc.get_freeze_count() == 0:
+    else has frozen objects: ``unfreeze`` would release theirs too.
+
+    A class rather than a ``contextlib.contextmanager`` generator: the engine pauses it for every
+    session it plays, and the generator's machinery cost more than the pause itself."""
+
+    __slots__ = ("long_lived", "enabled")
+
+    def __init__(self, long_lived: bool = False) -> None:
+        self.long_lived = long_lived
+        self.enabled = False
+
+    def __enter__(self) -> None:
+        self.enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        if self.enabled:
+            if self.long_lived and gc.get_freeze_count() == 0:
                 gc.freeze()
                 gc.unfreeze()
             gc.enable()

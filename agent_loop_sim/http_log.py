@@ -27,7 +27,7 @@ _SPELLING = {name.lower(): name for name in HEADERS_THAT_MATTER}
 
 def kept_headers(headers: list[tuple[str, str]] | list[list[str]]) -> list[list[str]]:
     """The headers that matter, in the order sent, each ``[name, value]``."""
-    return [[_SPELLING[name.lower()], value] for name, value in headers if name.lower() in _SPELLING]
+    return [[_SPELLING[low], value] for name, value in headers if (low := name.lower()) in _SPELLING]
 
 
 def http_request(method: str, url: str, headers: list[tuple[str, str]]) -> dict[str, Any]:

@@ -4,18 +4,19 @@ MCP: request ids are renumbered in order of appearance, ``c1, c2, ...`` for the 
 requests and ``s1, ...`` for the server's, and a response takes the name of the request it
 answers (looked up on the other side's counter). Nothing else is renamed: every other id (a
 progress token, the ``requestId`` of ``notifications/cancelled``, a subscription id) stays
-exactly as written. Key order is kept as the SDK sent it.
+exactly as written. Key order is kept as the SDK sent it. Ids are renamed in the messages given.
 
 A2A: every UUID, wherever it stands (inside strings too), becomes ``<id-N>`` in order of
 appearance over the session; every timestamp becomes ``<time>``. Keys are kept in the order the
 SDK sent them, except below ``metadata`` and ``data`` (`UNORDERED`), where they are sorted: the
 SDK writes those from protobuf ``Struct``/``map`` values, whose order changes from one process
 to the next. A message's HTTP envelope (``http``, `agent_loop_sim.http_log`) is kept as it is.
+The A2A form, too, is made in the messages given (the engine's and the recorders' logs, theirs to drop).
 """
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from .transcript import Message
 
@@ -58,12 +59,31 @@ def _renumber_mcp(obj: Any, sender: str, counters: dict[str, _Counter]) -> Any:
 
 
 def normalise_mcp(messages: list[Message]) -> list[Message]:
+    """The messages in the normal form. A message's id is renamed in the message itself: the messages
+    given are the caller's log, theirs to drop (the engine's, a recorder's), and a copy of nearly
+    every message only to drop the original cost more than the renaming."""
     counters = {party: _Counter(prefix) for party, prefix in _ID_PREFIX.items()}
     out = []
     for m in messages:
-        renumbered = m.json if m.raw is not None else _renumber_mcp(m.json, m.sender, counters)
-        # A message with nothing renamed is kept as it is (the messages given are the caller's to drop).
-        out.append(m if renumbered is m.json else Message(m.sender, m.receiver, renumbered, None, m.sse))
+        obj = m.json
+        if m.raw is not None or (type(obj) is dict and "id" not in obj):  # nothing to rename (a notification)
+            out.append(m)  # kept as it is (the messages given are the caller's to drop)
+            continue
+        value = obj.get("id") if type(obj) is dict else None
+        kind = type(value)
+        if kind is int or kind is str:  # nearly every message: `_Counter`'s work, written out
+            if "method" in obj:
+                counter = counters[m.sender]
+                name = counter.names.get((kind, value))
+                if name is None:
+                    name = counter.names[(kind, value)] = f"{counter.prefix}{len(counter.names) + 1}"
+            else:
+                name = counters["server" if m.sender == "client" else "client"].names.get((kind, value), value)
+            obj["id"] = name  # renamed in place: see below
+            out.append(m)
+            continue
+        renumbered = _renumber_mcp(obj, m.sender, counters)
+        out.append(m if renumbered is obj else Message(m.sender, m.receiver, renumbered, None, m.sse))
     return out
 
 
@@ -77,33 +97,37 @@ TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2
 UNORDERED = frozenset({"metadata", "data"})
 
 
-def _a2a_form(obj: Any, rename: Any, unordered: bool = False) -> Any:
+def _a2a_form(obj: Any, string: Callable[[str], str], unordered: bool = False) -> Any:
+    """``obj`` in the normal form, made in place where no key is reordered (the caller's messages
+    are theirs to drop: no copy of every message is made only to be dropped with it)."""
     kind = type(obj)  # JSON values only, so exact types will do
     if kind is dict:
-        out = {}
-        for k in sorted(obj) if unordered else obj:
+        if unordered:  # (a small part of a message: rebuilt in sorted order)
+            return {k: _a2a_form(v, string, True) for k, v in sorted(obj.items())}
+        for k, v in obj.items():  # (values replaced, no key added or removed: safe while iterating)
             # Scalars are handled here rather than by a call each: most values are scalars.
-            v = obj[k]
             kind = type(v)
             if kind is str:
-                out[k] = _a2a_string(v, rename) if "-" in v else v
+                if "-" in v:
+                    obj[k] = string(v)
             elif kind is dict or kind is list:
-                out[k] = _a2a_form(v, rename, unordered or k in UNORDERED)
-            else:
-                out[k] = v
-        return out
+                obj[k] = _a2a_form(v, string, k in UNORDERED)
+        return obj
     if kind is list:
-        return [_a2a_form(v, rename, unordered) for v in obj]
-    return _a2a_string(obj, rename) if kind is str and "-" in obj else obj
-
-
-def _a2a_string(text: str, rename: Any) -> str:
-    # (called only for a string with a "-": both a UUID and a timestamp have one)
-    return "<time>" if TIMESTAMP.match(text) else UUID.sub(rename, text)
+        for i, v in enumerate(obj):
+            kind = type(v)
+            if kind is str:
+                if "-" in v:
+                    obj[i] = string(v)
+            elif kind is dict or kind is list:
+                obj[i] = _a2a_form(v, string, unordered)
+        return obj
+    return string(obj) if kind is str and "-" in obj else obj
 
 
 def normalise_a2a(messages: list[Message]) -> list[Message]:
     ids: dict[str, str] = {}
+    done: dict[str, str] = {}  # each string already put in the normal form in this session -> its form
 
     def rename(match: re.Match[str]) -> str:
         key = match.group(0).lower()
@@ -111,5 +135,15 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
             ids[key] = f"<id-{len(ids) + 1}>"
         return ids[key]
 
-    return [Message(m.sender, m.receiver, json=_a2a_form(m.json, rename), raw=m.raw, sse=m.sse, http=m.http)
-            for m in messages]
+    def string(text: str) -> str:
+        # (called only for a string with a "-": both a UUID and a timestamp have one.) A string met
+        # again has every UUID in it named already, so its form is the one it had the first time:
+        # a task's or context's id is met in nearly every message of a session.
+        form = done.get(text)
+        if form is None:
+            form = done[text] = "<time>" if TIMESTAMP.match(text) else UUID.sub(rename, text)
+        return form
+
+    for m in messages:  # (in place: see `_a2a_form`)
+        m.json = _a2a_form(m.json, string)
+    return messages

@@ -25,7 +25,7 @@ def test_mcp_request_ids_are_renumbered_per_side_and_every_other_id_stays_as_wri
     assert out[1].json["params"]["progressToken"] == 7
     assert out[8].json["params"]["requestId"] == 7
     assert out[5].raw == "{not json"
-    assert log[0].json["id"] == 7  # the input is not changed
+    assert out[0] is log[0]  # renamed in the messages given (the caller's log, dropped after)
 
 
 def test_mcp_string_and_int_ids_are_different_ids():

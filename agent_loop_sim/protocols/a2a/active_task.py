@@ -71,8 +71,10 @@ class ActiveTask:
     def run(self, message: dict[str, Any], context_id: str) -> list[Delivery]:
         """Play the agent on ``message`` and return what the consumer passes on, in order."""
         self.manager.invalidate()
+        # (the script reads the task, not a copy: it only reads it, and makes all its events before
+        # the first of them changes the task)
         turn = Turn(message=message, task_id=self.task_id, context_id=context_id,
-                    current_task=copy_json(self.manager.get_task()))
+                    current_task=self.manager.get_task())
         try:
             events = self.handler.script.execute(turn, self.handler.ids, self.handler.clock)
         except AgentCrash as exc:
@@ -100,7 +102,7 @@ class ActiveTask:
             self.task_mode = False
             return Delivery(event=event)
         updated = self._handle_task_event(event)
-        snapshot = copy_json(updated)
+        snapshot = self.manager.snapshot()  # (updated is the manager's cached task)
         shown = Event("task", snapshot) if event.body is updated else event
         return Delivery(event=shown, task=snapshot)
 

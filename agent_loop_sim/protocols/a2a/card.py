@@ -51,6 +51,11 @@ class AgentCard:
     default_input_modes: tuple[str, ...] = ()
     default_output_modes: tuple[str, ...] = ()
     skills: tuple[Skill, ...] = field(default_factory=tuple)
+    #: the card's ETag, derived once from the fields above (it is sent with every card served)
+    tag: str = field(default="", init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tag", self.etag())
 
     def to_json(self) -> dict[str, Any]:
         """The card as the SDK writes it."""
@@ -90,7 +95,7 @@ def if_none_match_hits(header: str, etag: str) -> bool:
 
 def serve_card(card: AgentCard, if_none_match: str | None) -> tuple[int, list[tuple[str, str]], Any]:
     """``(status, headers, body)`` of the answer to ``GET /.well-known/agent-card.json``."""
-    etag = card.etag()
+    etag = card.tag
     if if_none_match and if_none_match_hits(if_none_match, etag):
         return 304, [("ETag", etag)], None
     # The SDK's route sets the ETag; Starlette's JSONResponse adds Content-Type after it.

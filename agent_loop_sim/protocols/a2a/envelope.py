@@ -44,6 +44,7 @@ class Refused(Exception):
 
 
 _REQUIRED, _POSSIBLE = ("jsonrpc", "method"), ("jsonrpc", "method", "params", "id")
+_REQUIRED_SET, _POSSIBLE_SET = frozenset(_REQUIRED), frozenset(_POSSIBLE)
 _RESERVED = ("Method names that begin with the word rpc followed by a period character (U+002E or ASCII 46) "
              "are reserved for rpc-internal methods and extensions and MUST NOT be used for anything else.")
 
@@ -67,8 +68,8 @@ def _parse_error(problem: str) -> A2AError:
 
 def _check_object(item: dict[str, Any]) -> None:
     """``json-rpc``'s ``JSONRPC20Request.from_data`` for one object (raises its message)."""
-    keys = list(item)
-    if not (set(_REQUIRED) <= set(keys) <= set(_POSSIBLE)):
+    keys = item.keys()
+    if not (_REQUIRED_SET <= keys <= _POSSIBLE_SET):
         extra = [k for k in keys if k not in _POSSIBLE]
         missed = [k for k in _REQUIRED if k not in keys]
         raise ValueError(f"Invalid request. Extra fields: {_python_set(extra)}, Missed fields: {_python_set(missed)}")

@@ -107,7 +107,7 @@ class RequestHandler:
         """Resolve the task and context of a message and start its run (``_setup_active_task``)."""
         config = params.get("configuration") or {}
         _check_history_length(config)
-        message = copy_json(params["message"])
+        message = params["message"]  # (params were read into fresh objects: `types.parse`)
         task_id = message.get("taskId") or None
         context_id = message.get("contextId") or None
         if task_id:

@@ -21,6 +21,9 @@ class TaskManager:
         self.store, self.task_id, self.context_id = store, task_id, context_id
         self.initial_message = initial_message
         self.current: dict[str, Any] | None = None
+        # The stored object the cached task equals, while nothing has changed it since it was saved
+        # or read (stored tasks are replaced, never changed): a snapshot of the task can be it.
+        self._as_stored: dict[str, Any] | None = None
 
     def get_task(self) -> dict[str, Any] | None:
         if not self.task_id:
@@ -28,13 +31,21 @@ class TaskManager:
         if self.current is None:
             stored = self.store.get(self.task_id)
             self.current = copy_json(stored) if stored is not None else None
+            self._as_stored = stored
         return self.current
 
+    def snapshot(self) -> dict[str, Any]:
+        """The cached task as it is now, as an object nobody changes: the stored copy when the cached
+        task has not changed since (each handed out once), else a copy."""
+        stored, self._as_stored = self._as_stored, None
+        assert self.current is not None
+        return stored if stored is not None else copy_json(self.current)
+
     def invalidate(self) -> None:
-        self.current = None
+        self.current = self._as_stored = None
 
     def _save(self, task: dict[str, Any]) -> None:
-        self.store[task["id"]] = copy_json(task)
+        self.store[task["id"]] = self._as_stored = copy_json(task)
         self.current = task
         if not self.task_id:
             self.task_id, self.context_id = task["id"], task.get("contextId", "")
@@ -80,6 +91,7 @@ class TaskManager:
         return task
 
     def update_with_message(self, message: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
+        self._as_stored = None
         if "message" in task["status"]:
             task.setdefault("history", []).append(task["status"].pop("message"))
         task.setdefault("history", []).append(copy_json(message))

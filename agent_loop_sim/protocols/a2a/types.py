@@ -254,25 +254,30 @@ def written(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
     there when every field is printed), in declaration order; nested messages likewise. A
     ``Struct``'s keys are left as they are (protobuf writes a map in no fixed order)."""
     out: dict[str, Any] = {}
-    defaults = []
-    for spec in TYPES[type_name]:
-        if spec.json in obj:
-            if not spec.presence and spec.default == obj[spec.json]:
-                defaults.append(spec)
+    defaults = None
+    for name, presence, default, inner, repeated in _WRITING[type_name]:
+        if name in obj:
+            value = obj[name]
+            if not presence and default == value:
+                defaults = (defaults or []) + [(name, inner, repeated)]
+            elif inner is None or value is None:
+                out[name] = value
             else:
-                out[spec.json] = _written_field(spec, obj[spec.json])
-    for spec in defaults:
-        out[spec.json] = _written_field(spec, obj[spec.json])
+                out[name] = [written(inner, v) for v in value] if repeated else written(inner, value)
+    for name, inner, repeated in defaults or ():
+        value = obj[name]
+        out[name] = value if inner is None or value is None else (
+            [written(inner, v) for v in value] if repeated else written(inner, value))
     if len(out) != len(obj):  # not a field of the type: kept, last
         known = _BY_JSON[type_name]
         out.update((k, v) for k, v in obj.items() if k not in known)
     return out
 
 
-def _written_field(spec: FieldSpec, value: Any) -> Any:
-    if spec.inner is None or value is None:
-        return value
-    return [written(spec.inner, v) for v in value] if spec.repeated else written(spec.inner, value)
+#: What `written` asks of each field, type by type, as plain tuples in declaration order
+#: (JSON name, presence, default, message type, repeated): it runs for every answer's every level.
+_WRITING: dict[str, tuple[tuple[str, bool, Any, str | None, bool], ...]] = {
+    name: tuple((s.json, s.presence, s.default, s.inner, s.repeated) for s in specs) for name, specs in TYPES.items()}
 
 
 def with_every_field(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generator
 
 from ...errors import InputError
+from ...jsonio import copy_json
 from . import jsonrpc
 from .releases import EMPTY_META_OMITTED, MCP_RELEASES
 from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, LATEST_STATELESS, STATELESS_VERSIONS
@@ -59,13 +60,13 @@ class Answers:
         caps: dict[str, Any] = {}
         if self.sampling is not None:
             sub = self.sampling_capabilities or {}
-            caps["sampling"] = {k: sub[k] for k in ("context", "tools") if k in sub}
+            caps["sampling"] = {k: copy_json(sub[k]) for k in ("context", "tools") if k in sub}
         if self.elicitation is not None:
             caps["elicitation"] = {"form": {}, "url": {}}
         if self.roots is not None:
             caps["roots"] = {"listChanged": True}
         if self.extensions:
-            caps["extensions"] = dict(self.extensions)
+            caps["extensions"] = copy_json(self.extensions)
         return caps
 
     def has_callback(self, method: str) -> bool:
@@ -87,7 +88,7 @@ class Answers:
             # The SDK validates the callback's result with its model; a pydantic ValidationError is
             # answered as INVALID_PARAMS with empty data (mcp.shared.jsonrpc_dispatcher).
             raise NotSupported({"code": jsonrpc.INVALID_PARAMS, "message": "Invalid request parameters", "data": ""})
-        return _as_sent(kind, answer)
+        return _as_sent(kind, copy_json(answer))
 
 
 #: the server's request -> the callback that answers it
@@ -242,16 +243,19 @@ class ClientModel:
     def _envelope(self, params: dict[str, Any], log_level: str | None) -> dict[str, Any]:
         if self.version is None:
             return params
-        return wire_for(self.version).envelope(params, self.version, self.client_info, self.answers.capabilities(),
-                                               log_level) or {}
+        # (client_info's values are strings: a copy of the object is a copy of all of it)
+        return wire_for(self.version).envelope(params, self.version, dict(self.client_info),
+                                               self.answers.capabilities(), log_level) or {}
 
     def _request(self, method: str, fields: dict[str, Any] | None = None, progress: bool = False,
                  meta: dict[str, Any] | None = None) -> Program:
-        """Send one request and return its result (or raise `RequestFailed`)."""
+        """Send one request and return its result (or raise `RequestFailed`). ``fields`` become the
+        request's own (the caller hands them over); ``meta`` is the scenario's, copied."""
         request_id = next(self._ids)
         # The params models declare _meta first: the caller's _meta leads, when given.
-        params: dict[str, Any] = {"_meta": dict(meta)} if meta is not None else {}
-        params.update(fields or {})
+        params: dict[str, Any] = {"_meta": copy_json(meta)} if meta is not None else {}
+        if fields:
+            params.update(fields)
         params = self._envelope(params, self.log_level)
         if progress:
             params["_meta"] = {**(params.get("_meta") or {}), "progressToken": request_id}
@@ -278,7 +282,7 @@ class ClientModel:
 
     def _initialize(self) -> Program:
         params = {"protocolVersion": LATEST_HANDSHAKE, "capabilities": self.answers.capabilities(),
-                  "clientInfo": self.client_info}
+                  "clientInfo": dict(self.client_info)}
         result = yield from self._request("initialize", params)
         self.version = result["protocolVersion"]
         yield jsonrpc.notification("notifications/initialized")
@@ -326,12 +330,12 @@ class ClientModel:
         elif op == "get":
             params: dict[str, Any] = {"name": action["prompt"]}
             if "arguments" in action:
-                params["arguments"] = action["arguments"]
+                params["arguments"] = copy_json(action["arguments"])
             yield from self._with_input_required("prompts/get", params, meta=meta, seeds=_seeds(action))
         elif op == "complete":
             fields = {"ref": _reference(action["ref"]), "argument": {k: action["argument"][k] for k in ("name", "value")}}
             if "context" in action:
-                fields["context"] = {"arguments": action["context"]}
+                fields["context"] = {"arguments": dict(action["context"])}  # (its values are strings)
             yield from self._request("completion/complete", fields)
         elif op == "set_level":
             yield from self._request("logging/setLevel", {"level": action["level"]}, meta=meta)
@@ -375,7 +379,7 @@ class ClientModel:
     def _call_tool(self, action: dict[str, Any]) -> Program:
         params: dict[str, Any] = {"name": action["tool"]}
         if "arguments" in action:
-            params["arguments"] = action["arguments"]
+            params["arguments"] = copy_json(action["arguments"])
         self._cancel_at_question = bool(action.get("cancel"))
         try:
             result = yield from self._with_input_required("tools/call", params, progress=bool(action.get("progress")),
@@ -403,8 +407,8 @@ class ClientModel:
                     responses[key] = self.answers.answer(ask["method"])
                 except NotSupported as refused:  # the call fails in the application, nothing is sent
                     raise RequestFailed(refused.error) from None
-            result = yield from self._request(method, {"inputResponses": responses, **params}, progress=progress,
-                                              meta=meta)
+            result = yield from self._request(method, {"inputResponses": responses, **copy_json(params)},
+                                              progress=progress, meta=meta)
         return result
 
 
@@ -426,7 +430,7 @@ def _subscription(message: dict[str, Any]) -> Any:
 def _seeds(action: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if "input_responses" in action:
-        out["inputResponses"] = {key: _as_sent("elicitation" if "action" in value else "sampling", value)
+        out["inputResponses"] = {key: _as_sent("elicitation" if "action" in value else "sampling", copy_json(value))
                                  for key, value in action["input_responses"].items()}
     if "request_state" in action:
         out["requestState"] = action["request_state"]

@@ -145,15 +145,24 @@ class ServerDefinition:
     tools: tuple[Tool, ...] = ()
     resources: tuple[Resource, ...] = ()
     prompts: tuple[Prompt, ...] = ()
+    # Derived once from the above (the server looks one up for nearly every request): each name
+    # or URI -> the first tool, resource or prompt that has it.
+    _named: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for kind, items, key in (("tool", self.tools, "name"), ("resource", self.resources, "uri"),
+                                 ("prompt", self.prompts, "name")):
+            for item in items:
+                self._named.setdefault((kind, getattr(item, key)), item)
 
     def tool(self, name: str) -> Tool | None:
-        return next((t for t in self.tools if t.name == name), None)
+        return self._named.get(("tool", name))
 
     def resource(self, uri: str) -> Resource | None:
-        return next((r for r in self.resources if r.uri == uri), None)
+        return self._named.get(("resource", uri))
 
     def prompt(self, name: str) -> Prompt | None:
-        return next((p for p in self.prompts if p.name == name), None)
+        return self._named.get(("prompt", name))
 
 
 # --- argument validation, as pydantic's lax mode does it ---------------------------------------

@@ -6,8 +6,7 @@ a line that fits none of them -- not JSON, a batch, a bad id -- is dropped witho
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -18,27 +17,26 @@ UNSUPPORTED_PROTOCOL_VERSION = -32022
 CONNECTION_CLOSED = -32000  # the SDK's own code, for requests still open when the connection ends
 
 
-@dataclass(frozen=True)
-class Request:
+# Named tuples rather than frozen dataclasses: one is made for every message the server reads,
+# and a frozen dataclass sets each field through object.__setattr__.
+
+class Request(NamedTuple):
     id: int | str
     method: str
     params: dict[str, Any] | None
 
 
-@dataclass(frozen=True)
-class Notification:
+class Notification(NamedTuple):
     method: str
     params: dict[str, Any] | None
 
 
-@dataclass(frozen=True)
-class Response:
+class Response(NamedTuple):
     id: int | str
     result: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class ErrorResponse:
+class ErrorResponse(NamedTuple):
     id: int | str | None
     error: dict[str, Any]
 
@@ -66,10 +64,6 @@ def _is_id(value: Any) -> bool:
     return (type(value) is int) or isinstance(value, str)
 
 
-def _is_params(value: Any) -> bool:
-    return value is None or isinstance(value, dict)
-
-
 def parse_line(line: str) -> Incoming | None:
     """The message a line holds, or ``None`` for a line the transport drops."""
     try:
@@ -88,13 +82,13 @@ def classify(data: Any) -> Incoming | None:
     if not isinstance(data, dict) or data.get("jsonrpc") != "2.0":
         return None
     method, params = data.get("method"), data.get("params")
-    if "id" in data and _is_id(data["id"]) and isinstance(method, str) and _is_params(params):
-        return Request(data["id"], method, params)
-    if isinstance(method, str) and _is_params(params):
-        return Notification(method, params)
-    if "id" in data and _is_id(data["id"]) and isinstance(data.get("result"), dict):
+    has_id = "id" in data
+    good_id = has_id and _is_id(data["id"])
+    if isinstance(method, str) and (params is None or isinstance(params, dict)):
+        return Request(data["id"], method, params) if good_id else Notification(method, params)
+    if good_id and isinstance(data.get("result"), dict):
         return Response(data["id"], data["result"])
-    if "id" in data and (data["id"] is None or _is_id(data["id"])) and _is_error(data.get("error")):
+    if has_id and (good_id or data["id"] is None) and _is_error(data.get("error")):
         return ErrorResponse(data["id"], data["error"])
     return None
 

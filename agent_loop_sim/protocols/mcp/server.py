@@ -7,9 +7,11 @@ always give the same messages.
 from __future__ import annotations
 
 import itertools
+import marshal
 from dataclasses import dataclass, field
 from typing import Any, Generator
 
+from ...jsonio import copy_json
 from . import jsonrpc, wire_2025_11_25, wire_2026_07_28
 from .definition import (
     ArgumentsRejected,
@@ -176,7 +178,7 @@ class ServerConnection:
         elif method == "server/discover":
             body = wire_2026_07_28.discover_result()
         elif method == "tools/list":
-            body = {"tools": [wire.tool_listing(t) for t in d.tools]}
+            body = {"tools": _tools_listed(wire, d)}
         elif method == "resources/list":
             body = {"resources": [{"description": r.description, "mimeType": r.mime_type, "name": r.name,
                                    "uri": r.uri} for r in d.resources]}
@@ -334,8 +336,8 @@ class ServerConnection:
         if isinstance(message, ErrorResponse):
             # The SDK raises the client's error inside the tool; it leaves as a JSON-RPC error.
             error = message.error
-            return [jsonrpc.error(call.request_id, ProtocolError(error["code"], error["message"], error.get("data"),
-                                                                 has_data="data" in error))]
+            return [jsonrpc.error(call.request_id, ProtocolError(error["code"], error["message"],
+                                                                 copy_json(error.get("data")), has_data="data" in error))]
         return self._drive(call, message.result)
 
     def _on_notification(self, message: Notification) -> Outgoing:
@@ -369,6 +371,19 @@ class ServerConnection:
 
 
 # --- helpers ------------------------------------------------------------------------------------
+
+#: (era, server definition) -> the definition and its tools as ``tools/list`` shows them, marshalled:
+#: derived once per fixture (hashing the frozen tools for each listing's cache look-up cost more
+#: than the listing), and a fresh copy made for each answer
+_LISTED: dict[tuple[Era, int], tuple[ServerDefinition, bytes]] = {}
+
+
+def _tools_listed(wire: Wire, definition: ServerDefinition) -> list[dict[str, Any]]:
+    listed = _LISTED.get((wire.ERA, id(definition)))
+    if listed is None or listed[0] is not definition:  # (an id can be reused once its object is gone)
+        listed = _LISTED[(wire.ERA, id(definition))] = (
+            definition, marshal.dumps([wire.tool_listing(t) for t in definition.tools]))
+    return marshal.loads(listed[1])
 
 def _value_result(value: Any) -> dict[str, Any]:
     return {"content": [{"text": str(value), "type": "text"}], "isError": False, "structuredContent": {"result": value}}

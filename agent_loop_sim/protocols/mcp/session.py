@@ -11,7 +11,6 @@ import json
 from collections import deque
 from typing import Any, Callable
 
-from ...jsonio import copy_json
 from ...scenarios import Session
 from ...transcript import Message
 from . import jsonrpc
@@ -25,23 +24,24 @@ from .server import ServerConnection
 Observer = Callable[[int, dict[str, Any]], None]
 
 
-def _wire(obj: dict[str, Any]) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
-
-
-def _logged(sender: str, line: str) -> Message:
-    return Message.from_line(sender, "server" if sender == "client" else "client", line)
-
-
 def play_raw(lines: list[str], server: ServerConnection, observe: Observer | None = None) -> list[Message]:
+    """Each line as the recorder's tee logs it (its JSON, or the line itself when it is not JSON),
+    decoded once for the log and the server alike; the server's messages are logged as it wrote
+    them (fresh objects, which a JSON round trip would only copy)."""
     log: list[Message] = []
     for line in lines:
-        log.append(_logged("client", line))
-        replies = server.receive(line)
+        try:
+            decoded = json.loads(line)
+        except json.JSONDecodeError:  # not JSON: logged as it is, dropped by the transport
+            log.append(Message("client", "server", raw=line))
+            replies = server.receive_decoded(None)
+        else:
+            log.append(Message("client", "server", decoded))
+            replies = server.receive_decoded(jsonrpc.classify(decoded))
         if observe is not None:
             observe(len(log), server.state())
-        log.extend(_logged("server", _wire(m)) for m in replies)
-    log.extend(_logged("server", _wire(m)) for m in server.close())  # the recorder closes stdin last
+        log.extend([Message("server", "client", m) for m in replies])
+    log.extend([Message("server", "client", m) for m in server.close()])  # the recorder closes stdin last
     return log
 
 
@@ -50,15 +50,15 @@ def play_client(client: ClientModel, server: ServerConnection, observe: Observer
     wire: deque[tuple[str, dict[str, Any]]] = deque(("client", m) for m in client.start())
     while wire:
         sender, message = wire.popleft()
-        # The log and the peer both get one copy of the message (neither changes it), so nothing
-        # in a transcript is shared with the models' own objects.
-        sent = copy_json(message)
+        # The log and the peer both get the message itself, not a copy: the models build every
+        # message from fresh objects and neither changes what it was sent, so nothing in a
+        # transcript is shared with the models' own objects (tests/test_engine_isolation.py).
         if sender == "client":
-            log.append(Message("client", "server", sent))
-            wire.extend([("server", m) for m in server.receive_decoded(jsonrpc.classify(sent))])
+            log.append(Message("client", "server", message))
+            wire.extend([("server", m) for m in server.receive_decoded(jsonrpc.classify(message))])
         else:
-            log.append(Message("server", "client", sent))
-            wire.extend([("client", m) for m in client.receive(sent)])
+            log.append(Message("server", "client", message))
+            wire.extend([("client", m) for m in client.receive(message)])
         if observe is not None:
             observe(len(log), server.state())
     return log

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ...jsonio import keys_first
+from ...jsonio import copy_json, keys_first
 from .definition import AskModel, AskUser, ServerDefinition, Tool
 from .eras import Era
 from .jsonrpc import ProtocolError
@@ -64,7 +64,7 @@ def server_request(effect: AskUser | AskModel) -> tuple[str, dict[str, Any]]:
     """A question as a request from the server to the client, in construction order."""
     if isinstance(effect, AskUser):
         return "elicitation/create", {"mode": "form", "message": effect.message,
-                                      "requestedSchema": effect.requested_schema}
+                                      "requestedSchema": copy_json(effect.requested_schema)}
     return "sampling/createMessage", {
         "messages": [{"role": "user", "content": {"type": "text", "text": effect.text}}],
         "maxTokens": effect.max_tokens,
