@@ -31,7 +31,7 @@ from .evidence import Finding, FindingResult, Recorded, check_findings
 from .findings import FINDINGS
 from .incremental import Memo
 from .navigation import features_page, modes_page, render_features, render_modes
-from .pages import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, eras_page, family_name, family_page, link, page_url, render_eras,
+from .pages import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, eras_page, family_name, family_page, href, link, page_url, render_eras,
                     render_family, render_findings, render_overview, render_results, render_session)
 from .releases import release_pages
 from .report import report_json
@@ -124,11 +124,11 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
             pages[eras_page(family, scenario)] = _memo_eras(memo, project, ctx, family, scenario, group)
         to_features = features_page(family)
         pages[to_features] = render_features(family_name(family), sessions,
-                                             lambda name, at=to_features: link(at, ctx.pages[name]))
+                                             lambda name, at=to_features: href(at, ctx.pages[name], directory_urls=directory_urls))
         to_modes = modes_page(family)
         notes = FAMILIES[family].mode_notes if family in FAMILIES else {}
         pages[to_modes] = render_modes(family_name(family), sessions,
-                                       lambda name, at=to_modes: link(at, ctx.pages[name]), notes)
+                                       lambda name, at=to_modes: href(at, ctx.pages[name], directory_urls=directory_urls), notes)
         section: list[Any] = [family_page(family), {"By feature": to_features}, {"By era and mode": to_modes}]
         release_nav, release_problems = release_pages(project, ctx, family, run_session, pages, memo)
         for entry in release_nav:  # the release page's wide tables

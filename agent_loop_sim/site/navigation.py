@@ -13,7 +13,8 @@ from typing import Any
 
 from ..check import SessionResult
 from ..transcript import Transcript
-from .markdown import table, text
+from . import rawhtml
+from .markdown import text
 from .wirelog import http_of, summarise
 
 _CAMEL = re.compile(r"[A-Z][a-z0-9]*")
@@ -70,13 +71,17 @@ def anchor_of(name: str) -> str:
     return "f-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def _rows(sessions: list[SessionResult], link_to: Any) -> list[list[str]]:
-    return [[f"[{text(s.name)}]({link_to(s.name)})", str(len(s.recorded.messages)),
-             "pass" if s.passed else "**FAIL**", text(s.recorded.title)]
-            for s in sessions if s.recorded is not None]
+def _table(sessions: list[SessionResult], url_of: Any) -> str:
+    """The sessions as an HTML table (``url_of(name)``: the page-relative URL of a session's page).
+    HTML, not Markdown: for the 200 sessions of a family Python-Markdown's table parsing was most
+    of an edit's rebuild under `mkdocs serve`; tests/test_site_links.py checks every link."""
+    return rawhtml.table(["Session", "Messages", "Result", "What it shows"], [
+        [rawhtml.a(url_of(s.name), rawhtml.text(s.name)), str(len(s.recorded.messages)),
+         "pass" if s.passed else "<strong>FAIL</strong>", rawhtml.text(s.recorded.title)]
+        for s in sessions if s.recorded is not None])
 
 
-def render_features(family_title: str, sessions: list[SessionResult], link_to: Any) -> str:
+def render_features(family_title: str, sessions: list[SessionResult], url_of: Any) -> str:
     """One section per feature, the sessions that use it; the most used features first."""
     by_feature: dict[str, list[SessionResult]] = {}
     for s in sessions:
@@ -92,11 +97,11 @@ def render_features(family_title: str, sessions: list[SessionResult], link_to: A
              " · ".join(f"[{text(f)}](#{anchor_of(f)}) ({len(by_feature[f])})" for f in order), ""]
     for f in order:
         lines += [f"## {text(f)} {{#{anchor_of(f)}}}", "",
-                  table(["Session", "Messages", "Result", "What it shows"], _rows(by_feature[f], link_to)), ""]
+                  _table(by_feature[f], url_of), ""]
     return "\n".join(lines)
 
 
-def render_modes(family_title: str, sessions: list[SessionResult], link_to: Any, notes: dict[str, str]) -> str:
+def render_modes(family_title: str, sessions: list[SessionResult], url_of: Any, notes: dict[str, str]) -> str:
     by_mode: dict[str, list[SessionResult]] = {}
     for s in sessions:
         if s.recorded is not None:
@@ -107,5 +112,5 @@ def render_modes(family_title: str, sessions: list[SessionResult], link_to: Any,
         lines += [f"## {text(mode)} {{#{anchor_of(mode)}}}", ""]
         if mode in notes:
             lines += [notes[mode], ""]
-        lines += [table(["Session", "Messages", "Result", "What it shows"], _rows(chosen, link_to)), ""]
+        lines += [_table(chosen, url_of), ""]
     return "\n".join(lines)

@@ -23,6 +23,7 @@ from ..transcript import Message, Transcript
 from .evidence import KINDS, Finding, FindingResult
 from .lifecycle import REFUSED, diagram
 from .navigation import features_page, modes_page
+from .rawhtml import block
 from .wirelog import FOLD_LINES, keywords, message_html, pointer, summarise
 from .markdown import code, compact_json, indent, json_value, table, text, title, visible
 
@@ -470,9 +471,7 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         f"Each message sits in its sender's lane: {text(lanes[0])} on the left, {text(lanes[1])} on the right. "
         f"Bodies longer than {FOLD_LINES} lines are folded; a message's number is its permalink.",
         "",
-        f'<div class="wirelog" data-lanes="{html.escape(" ".join(lanes))}">',
-        "\n".join(log),
-        "</div>",
+        block("\n".join([f'<div class="wirelog" data-lanes="{html.escape(" ".join(lanes))}">', *log, "</div>"])),
         "",
         f'<details class="keywords"><summary>Protocol words in this session</summary><p>{words}</p></details>',
         "",
@@ -501,7 +500,7 @@ def render_eras(ctx: Context, family: str, scenario: str, group: dict[str, Sessi
         note = mode_note(s.family, s.recorded.mode) or ""
         lines.append(f"- [{text(s.name)}]({link(page, ctx.pages[s.name])}): {text(s.recorded.title)}"
                      + (f". Mode {_mode(s.recorded.mode)}: {note}." if note else ""))
-    lines += ["", aligned_html(ctx, page, sessions), ""]
+    lines += ["", block(aligned_html(ctx, page, sessions)), ""]
     return "\n".join(lines)
 
 
