@@ -81,12 +81,15 @@ def _table(sessions: list[SessionResult], url_of: Any) -> str:
         for s in sessions if s.recorded is not None])
 
 
-def render_features(family_title: str, sessions: list[SessionResult], url_of: Any) -> str:
-    """One section per feature, the sessions that use it; the most used features first."""
+def render_features(family_title: str, sessions: list[SessionResult], url_of: Any,
+                    features_of: Any = None) -> str:
+    """One section per feature, the sessions that use it; the most used features first.
+    ``features_of(session)`` is `features` of its recording (through serve's memo, if any)."""
+    features_of = features_of or (lambda s: features(s.recorded))
     by_feature: dict[str, list[SessionResult]] = {}
     for s in sessions:
         if s.recorded is not None:
-            for f in features(s.recorded):
+            for f in sorted(features_of(s)):
                 by_feature.setdefault(f, []).append(s)
     order = sorted(by_feature, key=lambda f: (-len(by_feature[f]), f))
     lines = [f"# {family_title} by feature", "",

@@ -7,6 +7,7 @@ Markdown reads the same under MkDocs and anywhere else.
 """
 from __future__ import annotations
 
+import functools
 import html
 import json
 import posixpath
@@ -85,12 +86,17 @@ def page_url(path: str, directory_urls: bool = True) -> str:
 
 def href(source: str, target: str, fragment: str | None = None, directory_urls: bool = True) -> str:
     """A relative URL for raw HTML (which MkDocs does not rewrite) from page ``source`` to ``target``."""
+    return _relative_url(source, target, directory_urls) + (f"#{quote(fragment, safe='/:~!$&()*+,;=@-._')}" if fragment else "")
+
+
+@functools.lru_cache(maxsize=65536)  # an index page links every session: relpath is most of its render
+def _relative_url(source: str, target: str, directory_urls: bool) -> str:
     here, there = page_url(source, directory_urls), page_url(target, directory_urls)
     base = here if here.endswith("/") or not here else posixpath.dirname(here)
     rel = posixpath.relpath(there or ".", base.rstrip("/") or ".") if there != here else ""
     if there.endswith("/") or not there:
         rel = "./" if rel == "." else rel + "/"
-    return rel + (f"#{quote(fragment, safe='/:~!$&()*+,;=@-._')}" if fragment else "")
+    return rel
 
 
 def evidence_anchor(n: int, path: str) -> str:
