@@ -108,7 +108,7 @@ def broken_links(site: Path, page: str) -> list[str]:
     """The links of ``page``'s tables (a page of the built site) that lead to no built page, or to
     an anchor the page they lead to does not have."""
     text = (site / page).read_text()
-    tables = "".join(re.findall(r"<table>.*?</table>", text, re.S))
+    tables = "".join(re.findall(r"<table\b.*?</table>", text, re.S))
     links = _Links()
     links.feed(tables)
     broken = []
@@ -138,7 +138,7 @@ def site(tmp_path_factory) -> Path:
 def test_every_link_in_the_html_tables_leads_to_a_built_page_and_anchor(site):
     for page in INDEX_TABLES:
         text = (site / page).read_text()
-        assert "<table>" in text and 'href="../sessions/' in text, page
+        assert "<table" in text and 'href="../sessions/' in text, page
         assert broken_links(site, page) == [], page
 
 

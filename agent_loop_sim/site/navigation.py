@@ -74,8 +74,9 @@ def anchor_of(name: str) -> str:
 def _table(sessions: list[SessionResult], url_of: Any) -> str:
     """The sessions as an HTML table (``url_of(name)``: the page-relative URL of a session's page).
     HTML, not Markdown: for the 200 sessions of a family Python-Markdown's table parsing was most
-    of an edit's rebuild under `mkdocs serve`; tests/test_site_links.py checks every link."""
-    return rawhtml.table(["Session", "Messages", "Result", "What it shows"], [
+    of an edit's rebuild under `mkdocs serve`; tests/test_site_rawhtml.py checks every link.
+    Out of the search index: it would find each session here again, besides on its own page."""
+    return rawhtml.table(["Session", "Messages", "Result", "What it shows"], searched=False, rows=[
         [rawhtml.a(url_of(s.name), rawhtml.text(s.name)), str(len(s.recorded.messages)),
          "pass" if s.passed else "<strong>FAIL</strong>", rawhtml.text(s.recorded.title)]
         for s in sessions if s.recorded is not None])

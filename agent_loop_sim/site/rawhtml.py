@@ -33,7 +33,7 @@ _SLOT = "<!-- conformance-html slot {} -->"
 _END = "\n<!-- /conformance-html {} -->"
 # An element the search plugin skips, with what it holds. Only for this module's blocks, whose
 # excluded elements (a message's body, the eras' section) hold no element of their own tag.
-_EXCLUDED = re.compile(r"<(details|section)\b[^>]*\sdata-search-exclude\b[^>]*>.*?</\1>", re.S)
+_EXCLUDED = re.compile(r"<(details|section|table)\b[^>]*\sdata-search-exclude\b[^>]*>.*?</\1>", re.S)
 # An id attribute as this package writes them: always double-quoted, its value escaped (and no
 # text can hold a bare '"': every text is escaped with html.escape).
 _ID = re.compile(r'\sid="([^"]*)"')
@@ -110,10 +110,12 @@ def a(url: str, label_html: str) -> str:
     return f'<a href="{html.escape(url)}">{label_html}</a>'
 
 
-def table(head: list[str], rows: list[list[str]]) -> str:
+def table(head: list[str], rows: list[list[str]], searched: bool = True) -> str:
     """A table as a marked block, laid out as Python-Markdown's tables extension writes one (so
-    that it looks the same); the head and the cells are HTML already (see `text`)."""
-    out = ["<table>", "<thead>", "<tr>", *(f"<th>{h}</th>" for h in head), "</tr>", "</thead>", "<tbody>"]
+    that it looks the same); the head and the cells are HTML already (see `text`). A table of
+    sessions is not ``searched``: each session's own page is what a search should find."""
+    out = ["<table>" if searched else "<table data-search-exclude>", "<thead>", "<tr>",
+           *(f"<th>{h}</th>" for h in head), "</tr>", "</thead>", "<tbody>"]
     for row in rows:
         out += ["<tr>", *(f"<td>{c}</td>" for c in row), "</tr>"]
     out += ["</tbody>", "</table>"]

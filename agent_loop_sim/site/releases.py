@@ -132,7 +132,7 @@ def _render_one(ctx: Context, c: ReleaseComparison, page: str) -> list[str]:
                [_session_a(ctx, page, p), rawhtml.code(p.scenario_file), _verdict_html(p),
                 ", ".join(str(n) for n in p.messages()) or "none",
                 ", ".join(rawhtml.a(f"#{change_anchor(k)}", rawhtml.code(k)) for k in p.change_keys()) or "none"]
-               for p in c.sessions]), ""]
+               for p in c.sessions], searched=False), ""]
     for ch in c.changes:
         out += [f"### {text(ch.entry)} {{#{change_anchor(ch.key)}}}", "",
                 f"{text(ch.effect)}. Since {text(package)} {text(ch.since)}: "
@@ -143,7 +143,7 @@ def _render_one(ctx: Context, c: ReleaseComparison, page: str) -> list[str]:
                     "and this table lists every one.", "",
                     rawhtml.table(["Session", "Message", "Differing JSON paths"], [
                         [_session_a(ctx, page, pair), str(n), ", ".join(rawhtml.code(p) for p in paths)]
-                        for pair, n, paths in places]), ""]
+                        for pair, n, paths in places], searched=False), ""]
         for pair, n, paths in places[:SIDE_BY_SIDE]:
             out += [f"#### {text(pair.name)}, message {n if n is not None else '(session)'}", "",
                     f"{_session_link(ctx, page, pair)}: {text(pair.title)}. Differing JSON paths: "
