@@ -13,6 +13,21 @@ import jinja2.bccache
 log = logging.getLogger("mkdocs.hooks.conformance_site")
 
 
+def _changes_only(observer_class: type) -> type:
+    """The native observer, reporting changes only. Inotify also reports a file opened or closed
+    unwritten, and MkDocs rebuilds on any event: each build reads the recordings it watches, so
+    each build would start another."""
+    import watchdog.events as e
+
+    changes = [e.FileCreatedEvent, e.FileModifiedEvent, e.FileDeletedEvent, e.FileMovedEvent, e.FileClosedEvent]
+
+    class ChangesOnly(observer_class):  # type: ignore[misc, valid-type]
+        def schedule(self, handler: Any, path: Any, *, recursive: bool = False, event_filter: Any = None,
+                     **kwargs: Any) -> Any:
+            return super().schedule(handler, path, recursive=recursive, event_filter=event_filter or changes, **kwargs)
+    return ChangesOnly
+
+
 def watch_with_events(server: Any) -> None:
     """MkDocs watches by polling every 0.5 s, then waits 0.1 s for the edits to stop: 0.1 to
     0.6 s before a rebuild starts. Watch with the system's file events instead (inotify here,
@@ -27,7 +42,7 @@ def watch_with_events(server: Any) -> None:
     paths = dict(server._watched_paths)
     old = server.observer
     try:
-        server.observer = watchdog.observers.Observer()
+        server.observer = _changes_only(watchdog.observers.Observer)()
         server._watched_paths.clear()
         server._watch_refs.clear()
         for path, count in paths.items():
