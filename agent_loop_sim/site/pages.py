@@ -627,8 +627,9 @@ def aligned_html(ctx: Context, page: str, sessions: list[SessionResult]) -> str:
            + "</div>"]
     table_rows = ([("The SDK, before the first action", setup)] if any(setup) else []) + \
         [(labels[r], cells[i]) for i, r in enumerate(rows)]
+    lines_of = [summarise(s.recorded.messages) for s in sessions]  # once, not once per row
     for i, (label, groups) in enumerate(table_rows, 1):
-        out.append(_era_row(ctx, page, sessions, i, label, groups))
+        out.append(_era_row(ctx, page, sessions, i, label, groups, lines_of))
     out.append("</div></section>")
     return "\n".join(out)
 
@@ -645,8 +646,7 @@ def _positions(rows: list[str], keys: list[str]) -> list[int]:
 
 
 def _era_row(ctx: Context, page: str, sessions: list[SessionResult], i: int, label: str,
-             groups: list[list[int]]) -> str:
-    lines_of = [summarise(s.recorded.messages) for s in sessions]
+             groups: list[list[int]], lines_of: list[list[Any]]) -> str:
     whats = [[lines_of[e][n - 1].what for n in g] for e, g in enumerate(groups)]
     differs = len({tuple(w) for w in whats}) > 1
     first = next((e for e, g in enumerate(groups) if g), None)
