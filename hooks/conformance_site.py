@@ -15,8 +15,6 @@ import os
 import sys
 from pathlib import Path
 
-import jinja2
-import jinja2.bccache
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
@@ -92,25 +90,18 @@ def on_files(files, config):
     return files
 
 
-class _CompiledTemplates(jinja2.BytecodeCache):
-    """The theme's templates compiled once per ``mkdocs serve``: MkDocs makes a new Jinja
-    environment for every build, which compiled them all again (about a second a rebuild here).
-    Jinja keys each on the template's name and checks the source's checksum before using it."""
+def _serving():
+    return importlib.import_module("agent_loop_sim.site.serving")  # the package on_config imported
 
-    def __init__(self) -> None:
-        self.compiled: dict[str, bytes] = {}
 
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if bucket.key in self.compiled:
-            bucket.bytecode_from_string(self.compiled[bucket.key])
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.compiled[bucket.key] = bucket.bytecode_to_string()
+def on_serve(server, config, builder):
+    _serving().watch_with_events(server)
+    return server
 
 
 def on_env(env, config, files):
     if _last.get("serve"):
-        env.bytecode_cache = _last.setdefault("templates", _CompiledTemplates())
+        env.bytecode_cache = _last.setdefault("templates", _serving().CompiledTemplates())
     # Every page, the other hooks' too, by the URL search entries name them by (the home page's is "").
     _last["urls"] = {f.page.url if f.page is not None else f.url for f in files.documentation_pages()}
     return env
@@ -118,19 +109,9 @@ def on_env(env, config, files):
 
 @event_priority(50)  # before the search plugin writes its index
 def on_post_build(config):
-    """Under ``serve --dirty`` the search plugin sees only the pages it rebuilt, and merges them
-    into its last index by the first one's URL prefix: the other rebuilt pages came out twice, a
-    removed page stayed, and a rebuilt home page (URL "") dropped every other page. Merge by page
-    instead: the last index minus every page rebuilt now or gone, plus what was rebuilt."""
     search = config.plugins.get("material/search") or config.plugins.get("search")
-    previous = getattr(search, "search_index_prev", None)
-    if not _last.get("dirty") or previous is None:
-        return
-    page_of = lambda entry: entry["location"].partition("#")[0]  # noqa: E731
-    rebuilt = {page_of(e) for e in search.search_index.entries}
-    kept = [e for e in previous.entries if page_of(e) not in rebuilt and page_of(e) in _last["urls"]]
-    search.search_index.entries = kept + search.search_index.entries
-    search.search_index_prev = None  # merged here; the plugin keeps this index for the next build
+    if _last.get("dirty") and search is not None:
+        _serving().merge_search_index(search, _last["urls"])
 
 
 def on_page_markdown(markdown, page, **kwargs):

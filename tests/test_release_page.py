@@ -36,12 +36,14 @@ def test_the_checkout_has_no_release_problem(comparison):
 
 
 def test_the_page_lists_every_scenario_with_its_verdict(comparison, page):
-    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| \[(\S+?)\]\([^)]*\) \| `[^`]+` \| ([^|]+) \|", page, re.M)}
+    # The table is HTML (site/rawhtml.py): one row per session, its link, scenario file and verdict.
+    rows = {m.group(1): m.group(2) for m in
+            re.finditer(r'^<tr>\n<td><a href="[^"]*">(\S+?)</a></td>\n<td><code>[^<]+</code></td>\n<td>(.*?)</td>$', page, re.M)}
     names = [s.name for f in PROJECT.scenario_files() if f.family == "a2a" for s in f.sessions]
-    assert sorted(rows) == sorted(n.replace("_", "\\_") for n in names)
+    assert sorted(rows) == sorted(names)
     for pair in comparison.sessions:
-        verdict = rows[pair.name.replace("_", "\\_")].strip()
-        assert verdict == "agree" if pair.agree else verdict.startswith("**differ**"), (pair.name, verdict)
+        verdict = rows[pair.name].strip()
+        assert verdict == "agree" if pair.agree else verdict.startswith("<strong>differ</strong>"), (pair.name, verdict)
 
 
 def test_every_difference_is_on_the_page_with_message_path_and_changelog_link(comparison, page):
@@ -102,10 +104,11 @@ def test_the_mcp_page_lists_every_scenario_and_every_differing_message():
     assert comparison.problems == []
     page = render_releases(Context(build_report(PROJECT), []), [comparison], "mcp")
     names = [s.name for f in PROJECT.scenario_files() if f.family == "mcp" for s in f.sessions]
-    for name in names:
-        assert f"| [{name.replace('_', chr(92) + '_')}](sessions/{name}.md) | `scenarios/" in page, name
-    rows = set(re.findall(r"^\| \[(\S+?)\]\(sessions/\S+\.md\) \| (\d+) \| (.+) \|$", page, re.M))
+    for name in names:  # the tables are HTML, their links page-relative URLs (site/rawhtml.py)
+        assert f'<tr>\n<td><a href="../sessions/{name}/">{name}</a></td>\n<td><code>scenarios/' in page, name
+    rows = set(re.findall(r'^<tr>\n<td><a href="\.\./sessions/\S+/">(\S+?)</a></td>\n<td>(\d+)</td>\n<td>(.+)</td>\n</tr>$',
+                          page, re.M))
     for pair in comparison.sessions:
         for n in pair.messages():
             paths = [d.path for d in pair.differences if d.message == n]
-            assert (pair.name.replace("_", "\\_"), str(n), ", ".join(f"`{p}`" for p in paths)) in rows, (pair.name, n)
+            assert (pair.name, str(n), ", ".join(f"<code>{p}</code>" for p in paths)) in rows, (pair.name, n)

@@ -6,6 +6,7 @@ line (`build_pages`) can print them and write nothing.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -30,8 +31,8 @@ from .engine_note import with_overview_note
 from .evidence import Finding, FindingResult, Recorded, check_findings
 from .findings import FINDINGS
 from .incremental import Memo
-from .navigation import features_page, modes_page, render_features, render_modes
-from .pages import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, eras_page, family_name, family_page, link, page_url, render_eras,
+from .navigation import features, features_page, modes_page, render_features, render_modes
+from .pages import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, eras_page, family_name, family_page, href, link, page_url, render_eras,
                     render_family, render_findings, render_overview, render_results, render_session)
 from .releases import release_pages
 from .report import report_json
@@ -123,12 +124,15 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
         for scenario, group in ctx.eras(family).items():
             pages[eras_page(family, scenario)] = _memo_eras(memo, project, ctx, family, scenario, group)
         to_features = features_page(family)
+        features_of = None if memo is None else \
+            (lambda s: memo.get(("features", s.family, s.name, _session_digest(memo, project, s)), lambda: features(s.recorded)))
         pages[to_features] = render_features(family_name(family), sessions,
-                                             lambda name, at=to_features: link(at, ctx.pages[name]))
+                                             lambda name, at=to_features: href(at, ctx.pages[name], directory_urls=directory_urls),
+                                             features_of)
         to_modes = modes_page(family)
         notes = FAMILIES[family].mode_notes if family in FAMILIES else {}
         pages[to_modes] = render_modes(family_name(family), sessions,
-                                       lambda name, at=to_modes: link(at, ctx.pages[name]), notes)
+                                       lambda name, at=to_modes: href(at, ctx.pages[name], directory_urls=directory_urls), notes)
         section: list[Any] = [family_page(family), {"By feature": to_features}, {"By era and mode": to_modes}]
         release_nav, release_problems = release_pages(project, ctx, family, run_session, pages, memo)
         for entry in release_nav:  # the release page's wide tables
@@ -184,10 +188,25 @@ def _memo_page(memo: Memo | None, project: Project, ctx: Context, s: Any, file: 
     recording, its wire-type verdicts, its era pairing and the page settings, all it reads."""
     if memo is None:
         return render()
-    recording = project.root / s.recording_file
-    key = (kind, s.family, s.name, memo.digest(project.root / s.scenario_file), memo.digest(recording),
+    key = (kind, s.family, s.name, _session_digest(memo, project, s),
+           (repr(file.sdk), file.transport) if file is not None else None,  # the page names the SDK that recorded it
            repr(ctx.verdicts.get(s.name)), ctx.era_of(s), ctx.repo_url, ctx.directory_urls)
     return memo.get(key, render)
+
+
+def _session_digest(memo: Memo, project: Project, s: Any) -> str:
+    """What one session's page derives from, as one digest: the session as its scenario file and
+    its recording write it, its files' names. Per
+    session, not per file: an edit re-renders only the sessions it changed. (The check's result,
+    also on the page, follows from these bytes and the code, which the memo as a whole is keyed on.)
+    Computed once per version of the two files."""
+    files = (s.scenario_file, s.recording_file)
+    digests = memo.get(("session digests", files, memo.digest(project.root / files[0]), memo.digest(project.root / files[1])),
+                       dict)
+    if s.name not in digests:
+        whole = [s.name, s.family, *files, s.scenario, s.recorded.to_dict() if s.recorded is not None else None]
+        digests[s.name] = hashlib.sha256(json.dumps(whole, ensure_ascii=False).encode()).hexdigest()
+    return digests[s.name]
 
 
 def _memo_eras(memo: Memo | None, project: Project, ctx: Context, family: str, scenario: str, group: Any) -> str:
@@ -198,8 +217,7 @@ def _memo_eras(memo: Memo | None, project: Project, ctx: Context, family: str, s
         return render()
     learnt = sorted((op, sorted(methods)) for op, methods in ctx.learnt(family).items())
     key = ("eras", family, scenario, repr(learnt), ctx.directory_urls,
-           tuple((s.name, memo.digest(project.root / s.scenario_file), memo.digest(project.root / s.recording_file))
-                 for s in group.values()))
+           tuple((s.name, _session_digest(memo, project, s)) for s in group.values()))
     return memo.get(key, render)
 
 

@@ -11,8 +11,10 @@ one a full build would compute from the same bytes.
 What is kept, and what its key names:
 - a scenario file's check (`file_result`): the scenario file and the recording it names;
 - a release comparison (`release`): the family's scenario files and both releases' recordings;
-- a session page and its exports (`page`): the session's scenario file and recording, its
-  wire-type verdicts, its era pairing and the page settings.
+- a session page, its exports, its features and its era page: the session itself, as its
+  scenario file and its recording write it (one digest per session, `build._session_digest`,
+  so that an edit re-renders only the sessions it changed), its wire-type verdicts, its era
+  pairing and the page settings.
 Everything else (indexes, findings, coverage) is rendered again on every build.
 """
 from __future__ import annotations

@@ -13,7 +13,8 @@ from typing import Any
 
 from ..check import SessionResult
 from ..transcript import Transcript
-from .markdown import table, text
+from . import rawhtml
+from .markdown import text
 from .wirelog import http_of, summarise
 
 _CAMEL = re.compile(r"[A-Z][a-z0-9]*")
@@ -70,18 +71,26 @@ def anchor_of(name: str) -> str:
     return "f-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def _rows(sessions: list[SessionResult], link_to: Any) -> list[list[str]]:
-    return [[f"[{text(s.name)}]({link_to(s.name)})", str(len(s.recorded.messages)),
-             "pass" if s.passed else "**FAIL**", text(s.recorded.title)]
-            for s in sessions if s.recorded is not None]
+def _table(sessions: list[SessionResult], url_of: Any) -> str:
+    """The sessions as an HTML table (``url_of(name)``: the page-relative URL of a session's page).
+    HTML, not Markdown: for the 200 sessions of a family Python-Markdown's table parsing was most
+    of an edit's rebuild under `mkdocs serve`; tests/test_site_rawhtml.py checks every link.
+    Out of the search index: it would find each session here again, besides on its own page."""
+    return rawhtml.table(["Session", "Messages", "Result", "What it shows"], searched=False, rows=[
+        [rawhtml.a(url_of(s.name), rawhtml.text(s.name)), str(len(s.recorded.messages)),
+         "pass" if s.passed else "<strong>FAIL</strong>", rawhtml.text(s.recorded.title)]
+        for s in sessions if s.recorded is not None])
 
 
-def render_features(family_title: str, sessions: list[SessionResult], link_to: Any) -> str:
-    """One section per feature, the sessions that use it; the most used features first."""
+def render_features(family_title: str, sessions: list[SessionResult], url_of: Any,
+                    features_of: Any = None) -> str:
+    """One section per feature, the sessions that use it; the most used features first.
+    ``features_of(session)`` is `features` of its recording (through serve's memo, if any)."""
+    features_of = features_of or (lambda s: features(s.recorded))
     by_feature: dict[str, list[SessionResult]] = {}
     for s in sessions:
         if s.recorded is not None:
-            for f in features(s.recorded):
+            for f in sorted(features_of(s)):
                 by_feature.setdefault(f, []).append(s)
     order = sorted(by_feature, key=lambda f: (-len(by_feature[f]), f))
     lines = [f"# {family_title} by feature", "",
@@ -92,11 +101,11 @@ def render_features(family_title: str, sessions: list[SessionResult], link_to: A
              " · ".join(f"[{text(f)}](#{anchor_of(f)}) ({len(by_feature[f])})" for f in order), ""]
     for f in order:
         lines += [f"## {text(f)} {{#{anchor_of(f)}}}", "",
-                  table(["Session", "Messages", "Result", "What it shows"], _rows(by_feature[f], link_to)), ""]
+                  _table(by_feature[f], url_of), ""]
     return "\n".join(lines)
 
 
-def render_modes(family_title: str, sessions: list[SessionResult], link_to: Any, notes: dict[str, str]) -> str:
+def render_modes(family_title: str, sessions: list[SessionResult], url_of: Any, notes: dict[str, str]) -> str:
     by_mode: dict[str, list[SessionResult]] = {}
     for s in sessions:
         if s.recorded is not None:
@@ -107,5 +116,5 @@ def render_modes(family_title: str, sessions: list[SessionResult], link_to: Any,
         lines += [f"## {text(mode)} {{#{anchor_of(mode)}}}", ""]
         if mode in notes:
             lines += [notes[mode], ""]
-        lines += [table(["Session", "Messages", "Result", "What it shows"], _rows(chosen, link_to)), ""]
+        lines += [_table(chosen, url_of), ""]
     return "\n".join(lines)

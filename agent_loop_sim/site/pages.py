@@ -7,6 +7,7 @@ Markdown reads the same under MkDocs and anywhere else.
 """
 from __future__ import annotations
 
+import functools
 import html
 import json
 import posixpath
@@ -23,6 +24,7 @@ from ..transcript import Message, Transcript
 from .evidence import KINDS, Finding, FindingResult
 from .lifecycle import REFUSED, diagram
 from .navigation import features_page, modes_page
+from .rawhtml import block
 from .wirelog import FOLD_LINES, keywords, message_html, pointer, summarise
 from .markdown import code, compact_json, indent, json_value, table, text, title, visible
 
@@ -84,12 +86,17 @@ def page_url(path: str, directory_urls: bool = True) -> str:
 
 def href(source: str, target: str, fragment: str | None = None, directory_urls: bool = True) -> str:
     """A relative URL for raw HTML (which MkDocs does not rewrite) from page ``source`` to ``target``."""
+    return _relative_url(source, target, directory_urls) + (f"#{quote(fragment, safe='/:~!$&()*+,;=@-._')}" if fragment else "")
+
+
+@functools.lru_cache(maxsize=65536)  # an index page links every session: relpath is most of its render
+def _relative_url(source: str, target: str, directory_urls: bool) -> str:
     here, there = page_url(source, directory_urls), page_url(target, directory_urls)
     base = here if here.endswith("/") or not here else posixpath.dirname(here)
     rel = posixpath.relpath(there or ".", base.rstrip("/") or ".") if there != here else ""
     if there.endswith("/") or not there:
         rel = "./" if rel == "." else rel + "/"
-    return rel + (f"#{quote(fragment, safe='/:~!$&()*+,;=@-._')}" if fragment else "")
+    return rel
 
 
 def evidence_anchor(n: int, path: str) -> str:
@@ -470,9 +477,7 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         f"Each message sits in its sender's lane: {text(lanes[0])} on the left, {text(lanes[1])} on the right. "
         f"Bodies longer than {FOLD_LINES} lines are folded; a message's number is its permalink.",
         "",
-        f'<div class="wirelog" data-lanes="{html.escape(" ".join(lanes))}">',
-        "\n".join(log),
-        "</div>",
+        block("\n".join([f'<div class="wirelog" data-lanes="{html.escape(" ".join(lanes))}">', *log, "</div>"])),
         "",
         f'<details class="keywords"><summary>Protocol words in this session</summary><p>{words}</p></details>',
         "",
@@ -501,7 +506,7 @@ def render_eras(ctx: Context, family: str, scenario: str, group: dict[str, Sessi
         note = mode_note(s.family, s.recorded.mode) or ""
         lines.append(f"- [{text(s.name)}]({link(page, ctx.pages[s.name])}): {text(s.recorded.title)}"
                      + (f". Mode {_mode(s.recorded.mode)}: {note}." if note else ""))
-    lines += ["", aligned_html(ctx, page, sessions), ""]
+    lines += ["", block(aligned_html(ctx, page, sessions)), ""]
     return "\n".join(lines)
 
 
@@ -622,8 +627,9 @@ def aligned_html(ctx: Context, page: str, sessions: list[SessionResult]) -> str:
            + "</div>"]
     table_rows = ([("The SDK, before the first action", setup)] if any(setup) else []) + \
         [(labels[r], cells[i]) for i, r in enumerate(rows)]
+    lines_of = [summarise(s.recorded.messages) for s in sessions]  # once, not once per row
     for i, (label, groups) in enumerate(table_rows, 1):
-        out.append(_era_row(ctx, page, sessions, i, label, groups))
+        out.append(_era_row(ctx, page, sessions, i, label, groups, lines_of))
     out.append("</div></section>")
     return "\n".join(out)
 
@@ -640,8 +646,7 @@ def _positions(rows: list[str], keys: list[str]) -> list[int]:
 
 
 def _era_row(ctx: Context, page: str, sessions: list[SessionResult], i: int, label: str,
-             groups: list[list[int]]) -> str:
-    lines_of = [summarise(s.recorded.messages) for s in sessions]
+             groups: list[list[int]], lines_of: list[list[Any]]) -> str:
     whats = [[lines_of[e][n - 1].what for n in g] for e, g in enumerate(groups)]
     differs = len({tuple(w) for w in whats}) > 1
     first = next((e for e, g in enumerate(groups) if g), None)

@@ -8,6 +8,7 @@ entry. Everything quoted from a recording is shown as code, never as markup.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from ..check import Engine
@@ -17,8 +18,9 @@ from ..project import Project
 from ..protocols import FAMILIES
 from ..releases import ReleaseComparison, SessionPair, compare_release
 from ..transcript import Message
+from . import rawhtml
 from .markdown import code, fence, table, text
-from .pages import Context, family_name, link
+from .pages import Context, family_name, href, link
 
 
 SIDE_BY_SIDE = 12  #: message pairs drawn in full per change; a table lists them all
@@ -124,11 +126,13 @@ def _render_one(ctx: Context, c: ReleaseComparison, page: str) -> list[str]:
                 text(ch.effect), str(len({p.name for p, _, _ in c.shown_by(ch.key)}))]
                for ch in c.changes]), "",
            "### Every scenario", "",
-           table(["Session", "Scenario file", f"{text(pinned)} and {text(other)}", "Messages that differ", "Cause"], [
-               [_session_link(ctx, page, p), code(p.scenario_file), _verdict(p),
+           # HTML, not a Markdown table: one row per session (see navigation._table).
+           rawhtml.table(["Session", "Scenario file", f"{rawhtml.text(pinned)} and {rawhtml.text(other)}",
+                          "Messages that differ", "Cause"], [
+               [_session_a(ctx, page, p), rawhtml.code(p.scenario_file), _verdict_html(p),
                 ", ".join(str(n) for n in p.messages()) or "none",
-                ", ".join(f"[{code(k)}](#{change_anchor(k)})" for k in p.change_keys()) or "none"]
-               for p in c.sessions]), ""]
+                ", ".join(rawhtml.a(f"#{change_anchor(k)}", rawhtml.code(k)) for k in p.change_keys()) or "none"]
+               for p in c.sessions], searched=False), ""]
     for ch in c.changes:
         out += [f"### {text(ch.entry)} {{#{change_anchor(ch.key)}}}", "",
                 f"{text(ch.effect)}. Since {text(package)} {text(ch.since)}: "
@@ -137,9 +141,9 @@ def _render_one(ctx: Context, c: ReleaseComparison, page: str) -> list[str]:
         if len(places) > SIDE_BY_SIDE:
             out += [f"It shows in {len(places)} messages; the first {SIDE_BY_SIDE} are side by side below, "
                     "and this table lists every one.", "",
-                    table(["Session", "Message", "Differing JSON paths"], [
-                        [_session_link(ctx, page, pair), str(n), ", ".join(code(p) for p in paths)]
-                        for pair, n, paths in places]), ""]
+                    rawhtml.table(["Session", "Message", "Differing JSON paths"], [
+                        [_session_a(ctx, page, pair), str(n), ", ".join(rawhtml.code(p) for p in paths)]
+                        for pair, n, paths in places], searched=False), ""]
         for pair, n, paths in places[:SIDE_BY_SIDE]:
             out += [f"#### {text(pair.name)}, message {n if n is not None else '(session)'}", "",
                     f"{_session_link(ctx, page, pair)}: {text(pair.title)}. Differing JSON paths: "
@@ -151,6 +155,16 @@ def _render_one(ctx: Context, c: ReleaseComparison, page: str) -> list[str]:
                     highlighted(_message(pair.other, n), paths, f"{package} {other}"), "",
                     "</div>", "", "</div>", ""]
     return out
+
+
+def _verdict_html(pair: SessionPair) -> str:
+    return re.sub(r"\*\*(.*?)\*\*", r"<strong>\1</strong>", _verdict(pair))  # its own words, no quoted text
+
+
+def _session_a(ctx: Context, page: str, pair: SessionPair) -> str:
+    target = ctx.pages.get(pair.name)
+    name = rawhtml.text(pair.name)
+    return rawhtml.a(href(page, target, directory_urls=ctx.directory_urls), name) if target else f"<code>{name}</code>"
 
 
 def _session_link(ctx: Context, page: str, pair: SessionPair) -> str:

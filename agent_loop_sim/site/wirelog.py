@@ -72,9 +72,9 @@ def json_html(value: Any, marked: dict[str, str] | None = None, prefix: str = ""
     marked = marked or {}
     out, count, seen = [], 0, set()
     for path, line in _lines(value, (), 0, None, True):
-        p = pointer(path)
+        p = pointer(path) if marked else ""  # most messages mark nothing: no pointer to spell
         count += 1
-        if p in marked and p not in seen:
+        if marked and p in marked and p not in seen:
             seen.add(p)
             out.append(f'<span class="l ev" id="{html.escape(marked[p])}">{line}</span>')
         else:
