@@ -41,21 +41,19 @@ def watch_with_events(server: Any) -> None:
         return  # no native file events on this system
     paths = dict(server._watched_paths)
     old = server.observer
-    try:
-        server.observer = _changes_only(watchdog.observers.Observer)()
+
+    def watch_all(observer: Any) -> None:
+        server.observer = observer
         server._watched_paths.clear()
         server._watch_refs.clear()
         for path, count in paths.items():
             for _ in range(count):
                 server.watch(path)
+    try:
+        watch_all(_changes_only(watchdog.observers.Observer)())
     except OSError as exc:  # out of inotify watches, say: poll as MkDocs does
         log.info(f"watching by polling (no file events: {exc})")
-        server.observer = old
-        server._watched_paths.clear()
-        server._watch_refs.clear()
-        for path, count in paths.items():
-            for _ in range(count):
-                server.watch(path)
+        watch_all(old)
 
 
 class CompiledTemplates(jinja2.BytecodeCache):
