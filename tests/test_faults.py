@@ -363,6 +363,14 @@ def _kill_if_running(process: subprocess.Popen[str]) -> None:
 SIGNALS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")]
 
 
+def _ended_in_one_line(done, code: int, word: str, sandbox: Path, tmp: Path) -> None:
+    """A signalled recording: one line naming the signal, its exit code, nothing written, nothing left."""
+    assert one_line_error(done, code) is None, one_line_error(done, code)
+    assert word in done.stderr and "nothing was half-written" in done.stderr
+    assert done.stdout == ""
+    assert leftovers(sandbox, tmp) == []
+
+
 @pytest.mark.parametrize("sig,code,word", SIGNALS)
 def test_signal_during_record_is_one_line_and_leaves_nothing(sandbox: Path, tmp_path: Path, sig, code, word):
     """The real fixture: 130 sessions of mcp_more.json, one at a time; the signal goes to a
@@ -376,10 +384,7 @@ def test_signal_during_record_is_one_line_and_leaves_nothing(sandbox: Path, tmp_
         process.communicate(timeout=30)
     assert process.poll() is None, "three recordings in a row ended before the signal could be sent"
     done = _signal_and_wait(process, sig, 30)
-    assert one_line_error(done, code) is None, one_line_error(done, code)
-    assert word in done.stderr and "nothing was half-written" in done.stderr
-    assert done.stdout == ""
-    assert leftovers(sandbox, tmp) == []
+    _ended_in_one_line(done, code, word, sandbox, tmp)
     TRIED.append(f"{signal.Signals(sig).name.lower()}_during_record")
 
 
@@ -410,10 +415,7 @@ def test_signal_while_the_server_never_answers(sandbox: Path, tmp_path: Path, si
         _kill_if_running(process)
         raise AssertionError("no session of the recording reached its server")
     done = _signal_and_wait(process, sig, 15)
-    assert one_line_error(done, code) is None, one_line_error(done, code)
-    assert word in done.stderr and "nothing was half-written" in done.stderr
-    assert done.stdout == ""
-    assert leftovers(sandbox, tmp) == []
+    _ended_in_one_line(done, code, word, sandbox, tmp)
     TRIED.append(f"{signal.Signals(sig).name.lower()}_while_the_server_never_answers")
 
 
