@@ -1,7 +1,17 @@
 from __future__ import annotations
 
-from agent_loop_sim.normalise import normalise_a2a, normalise_mcp
+import copy
+import re
+from typing import Any
+
+import pytest
+
+from agent_loop_sim import engine
+from agent_loop_sim.normalise import TIMESTAMP, UNORDERED, UUID, normalise_a2a, normalise_mcp
+from agent_loop_sim.project import Project
+from agent_loop_sim.protocols import FAMILIES
 from agent_loop_sim.transcript import Message
+from conftest import ROOT
 
 
 def test_mcp_request_ids_are_renumbered_per_side_and_every_other_id_stays_as_written():
@@ -55,3 +65,76 @@ def test_a2a_keys_keep_their_order_except_below_metadata_and_data():
     assert list(message["metadata"]) == ["a", "z"] and list(message["metadata"]["z"]) == ["b", "y"]
     assert list(message["parts"][0]["data"]) == ["c", "k"] and list(message["parts"][0]["data"]["c"][0]) == ["p", "q"]
     assert m.http == http
+
+
+# The normal form is shared by the recorders and the engine, so whatever it drops could differ
+# unseen on both sides. Over every committed session, played by the model and normalised, it
+# changes nothing but what it declares: MCP request ids (in place), A2A UUIDs and timestamps in
+# strings, and the key order below `metadata`/`data`.
+
+def _masked(value: Any, below_unordered: bool = False) -> Any:
+    """``value`` with what the A2A form may change masked: UUIDs and timestamps in strings, and
+    key order below metadata/data (as sorted pairs; elsewhere the pairs stay in their order)."""
+    if isinstance(value, dict):
+        pairs = [(k, _masked(v, below_unordered or k in UNORDERED)) for k, v in value.items()]
+        return ("{}", sorted(pairs) if below_unordered else pairs)
+    if isinstance(value, list):
+        return [_masked(v, below_unordered) for v in value]
+    if isinstance(value, str):
+        return "<time>" if TIMESTAMP.match(value) or value == "<time>" else \
+            re.sub(r"<id-\d+>", "<id>", UUID.sub("<id>", value))
+    return value
+
+
+def _without_ids(value: Any) -> Any:
+    """An MCP message (or batch) with its top-level ids masked, its key order kept."""
+    if isinstance(value, list):
+        return [_without_ids(v) for v in value]
+    if isinstance(value, dict):
+        return [(k, "<id>" if k == "id" else v) for k, v in value.items()]
+    return value
+
+
+def _played_and_normalised(family: str):
+    for file in Project(ROOT).scenario_files():
+        if file.family != family:
+            continue
+        for session in file.sessions:
+            played = engine.play(session)
+            before = copy.deepcopy([(m.sender, m.receiver, m.json, m.raw, m.sse) for m in played])
+            yield session.name, before, FAMILIES[family].normalise(played)
+
+
+def _compare_mcp(before, after) -> list[int]:
+    return [n for n, (b, m) in enumerate(zip(before, after), 1)
+            if (b[0], b[1], b[3], b[4], _without_ids(b[2])) != (m.sender, m.receiver, m.raw, m.sse, _without_ids(m.json))]
+
+
+def _compare_a2a(before, after) -> list[int]:
+    return [n for n, (b, m) in enumerate(zip(before, after), 1)
+            if (b[0], b[1], b[3], b[4], _masked(b[2])) != (m.sender, m.receiver, m.raw, m.sse, _masked(m.json))]
+
+
+@pytest.mark.parametrize("family,compare", [("mcp", _compare_mcp), ("a2a", _compare_a2a)])
+def test_the_normal_form_changes_nothing_but_what_it_declares(family, compare):
+    sessions = 0
+    for name, before, after in _played_and_normalised(family):
+        assert len(after) == len(before), name
+        assert compare(before, after) == [], name
+        sessions += 1
+    assert sessions > 20
+
+
+def test_the_normal_form_check_can_fail():
+    """A normal form that drops a member, or renames one more id, is caught."""
+    before = [("client", "server", {"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"a": 1}}, None, False)]
+    dropped = [Message("client", "server", json={"jsonrpc": "2.0", "id": "c1", "method": "ping", "params": {}})]
+    assert _compare_mcp(before, dropped) == [1]
+    renamed = [Message("client", "server", json={"jsonrpc": "2.0", "id": "c1", "method": "ping", "params": {"a": "c1"}})]
+    assert _compare_mcp(before, renamed) == [1]
+    same = [Message("client", "server", json={"jsonrpc": "2.0", "id": "c1", "method": "ping", "params": {"a": 1}})]
+    assert _compare_mcp(before, same) == []
+    a2a = [("client", "agent", {"text": "id 0b6b5d6e-3f0c-4c9c-9a57-1d2b2f1c0a11", "keep": "x-y"}, None, False)]
+    assert _compare_a2a(a2a, [Message("client", "agent", json={"text": "id <id-1>", "keep": "x-y"})]) == []
+    assert _compare_a2a(a2a, [Message("client", "agent", json={"text": "id <id-1>", "keep": "<id-2>"})]) == [1]
+    assert _compare_a2a(a2a, [Message("client", "agent", json={"keep": "x-y", "text": "id <id-1>"})]) == [1]
