@@ -69,17 +69,9 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
         if m.raw is not None or (type(obj) is dict and "id" not in obj):  # nothing to rename (a notification)
             out.append(m)  # kept as it is (the messages given are the caller's to drop)
             continue
-        value = obj.get("id") if type(obj) is dict else None
-        kind = type(value)
-        if kind is int or kind is str:  # nearly every message: `_Counter`'s work, written out
-            if "method" in obj:
-                counter = counters[m.sender]
-                name = counter.names.get((kind, value))
-                if name is None:
-                    name = counter.names[(kind, value)] = f"{counter.prefix}{len(counter.names) + 1}"
-            else:
-                name = counters["server" if m.sender == "client" else "client"].names.get((kind, value), value)
-            obj["id"] = name  # renamed in place: see below
+        if type(obj) is dict:  # nearly every message: its id renamed in place (see above)
+            obj["id"] = (counters[m.sender].name(obj["id"]) if "method" in obj
+                         else counters["server" if m.sender == "client" else "client"].answered(obj["id"]))
             out.append(m)
             continue
         renumbered = _renumber_mcp(obj, m.sender, counters)
