@@ -8,7 +8,6 @@ entry. Everything quoted from a recording is shown as code, never as markup.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from ..check import Engine
@@ -84,13 +83,14 @@ def _message(t: Any, n: int | None) -> Message | None:
     return t.messages[n - 1]
 
 
-def _verdict(pair: SessionPair) -> str:
+def _verdict_html(pair: SessionPair) -> str:
+    """A session's verdict, as a cell of the HTML table of every scenario (its own words, no quoted text)."""
     if pair.pinned is None or pair.other is None:
-        return "**not recorded by both**"
+        return "<strong>not recorded by both</strong>"
     if pair.agree:
         return "agree"
     count = len(pair.messages())
-    return f"**differ** in {count} message{'s' if count != 1 else ''}"
+    return f"<strong>differ</strong> in {count} message{'s' if count != 1 else ''}"
 
 
 def render_releases(ctx: Context, comparisons: list[ReleaseComparison], family: str) -> str:
@@ -155,10 +155,6 @@ def _render_one(ctx: Context, c: ReleaseComparison, page: str) -> list[str]:
                     highlighted(_message(pair.other, n), paths, f"{package} {other}"), "",
                     "</div>", "", "</div>", ""]
     return out
-
-
-def _verdict_html(pair: SessionPair) -> str:
-    return re.sub(r"\*\*(.*?)\*\*", r"<strong>\1</strong>", _verdict(pair))  # its own words, no quoted text
 
 
 def _session_a(ctx: Context, page: str, pair: SessionPair) -> str:
