@@ -256,8 +256,10 @@ def test_spec_departures_link_the_specification(origin, page):
     assert len(links) >= 9 and all("#" in h for h in links)
 
 
-# The session and era pages scrolled to their logs and rows (their heads are plain text).
-SHOTS = {"home": "", "session": "a2a/sessions/a2a_stream/#m3", "era": "mcp/eras/tour/#a3"}
+# The session and era pages scrolled to their logs and rows (their heads are plain text); the
+# index and release pages to their HTML tables of sessions.
+SHOTS = {"home": "", "session": "a2a/sessions/a2a_stream/#m3", "era": "mcp/eras/tour/#a3",
+         "features": "mcp/features/#f-tools", "releases": "mcp/releases/#every-scenario"}
 
 
 def test_screenshots_light_and_dark_desktop_and_phone(origin, page):
