@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterator
 
 from ..transcript import Message, Transcript
@@ -28,58 +29,79 @@ def pointer(parts: list[str | int] | tuple[str | int, ...]) -> str:
 
 # --- a message's JSON, line by line ---------------------------------------------------------------
 
-def _lines(value: Any, path: tuple, depth: int, key: str | None, last: bool) -> Iterator[tuple[tuple, str]]:
-    """(path, HTML) per line of ``json.dumps(value, indent=2)``; tokens carry Pygments' class
-    names, so Material's colours for JSON apply as they do to its own code blocks."""
-    pad = "  " * depth
-    head = f'{pad}<span class="nt">{html.escape(json.dumps(key, ensure_ascii=False), quote=False)}</span>: ' \
-        if key is not None else pad
-    comma = "" if last else ","
-    if isinstance(value, dict) and value:
-        yield path, head + "{"
-        items = list(value.items())
-        for i, (k, v) in enumerate(items):
-            yield from _lines(v, path + (k,), depth + 1, k, i == len(items) - 1)
-        yield path, pad + "}" + comma
-    elif isinstance(value, list) and value:
-        yield path, head + "["
-        for i, v in enumerate(value):
-            yield from _lines(v, path + (i,), depth + 1, None, i == len(value) - 1)
-        yield path, pad + "]" + comma
-    else:
-        yield path, head + _scalar(value) + comma
+# Written by hand rather than from ``json.dumps(value, indent=2)`` re-lexed by Pygments: each line
+# must know its JSON Pointer (for the evidence marks), and a build renders every message of every
+# session. The tokens are those `json.dumps` writes (C's string encoder, ``repr`` for numbers),
+# and carry Pygments' class names, so Material's colours for JSON apply as to its own code blocks.
+_encode_string = json.encoder.encode_basestring  # what json.dumps(s, ensure_ascii=False) writes
+_LITERALS = {None: '<span class="kc">null</span>', True: '<span class="kc">true</span>',
+             False: '<span class="kc">false</span>'}
+_EMPTY = {dict: '<span class="p">{}</span>', list: '<span class="p">[]</span>'}
+
+
+@lru_cache(maxsize=4096)
+def _key_html(key: str) -> str:
+    # keys repeat across messages (jsonrpc, id, result, ...): each is escaped once
+    return f'<span class="nt">{html.escape(_encode_string(key), quote=False)}</span>: '
 
 
 def _scalar(value: Any) -> str:
-    token = html.escape(json.dumps(value, ensure_ascii=False), quote=False)
-    if isinstance(value, str):
-        kind = "s2"
-    elif value is None or isinstance(value, bool):
-        kind = "kc"
-    elif isinstance(value, int):
-        kind = "mi"
-    elif isinstance(value, float):
-        kind = "mf"
-    else:  # {} or []
-        return f'<span class="p">{token}</span>'
-    return f'<span class="{kind}">{token}</span>'
+    kind = type(value)
+    if kind is str:
+        return f'<span class="s2">{html.escape(_encode_string(value), quote=False)}</span>'
+    if kind is int:
+        return f'<span class="mi">{int.__repr__(value)}</span>'
+    if kind is float:
+        return f'<span class="mf">{float.__repr__(value)}</span>'
+    if kind in _EMPTY:
+        return _EMPTY[kind]
+    return _LITERALS[value]  # null, true, false
 
 
-def json_html(value: Any, marked: dict[str, str] | None = None, prefix: str = "") -> tuple[str, int]:
+def _lines(value: Any, path: tuple | None, pad: str, head: str, comma: str,
+           lines: list[str], paths: list[tuple] | None) -> None:
+    """Append to ``lines`` the HTML of each line of ``json.dumps(value, indent=2)`` (``head``:
+    the indent and key before the value), and to ``paths``, when given, each line's path."""
+    kind = type(value)
+    if (kind is dict or kind is list) and value:
+        inner = pad + "  "
+        last = len(value) - 1
+        lines.append(head + ("{" if kind is dict else "["))
+        if paths is not None:
+            paths.append(path)
+        if kind is dict:
+            for i, (k, v) in enumerate(value.items()):
+                _lines(v, path + (k,) if paths is not None else None, inner, inner + _key_html(k),
+                       "" if i == last else ",", lines, paths)
+        else:
+            for i, v in enumerate(value):
+                _lines(v, path + (i,) if paths is not None else None, inner, inner,
+                       "" if i == last else ",", lines, paths)
+        lines.append(pad + ("}" if kind is dict else "]") + comma)
+    else:
+        lines.append(head + _scalar(value) + comma)
+    if paths is not None:
+        paths.append(path)
+
+
+def json_html(value: Any, marked: dict[str, str] | None = None) -> tuple[str, int]:
     """The pretty JSON as HTML lines (each a ``span.l``) and its line count. A line whose JSON
     Pointer is in ``marked`` gets that id (``{pointer: id}``) and the class ``ev``: evidence
     lines are marked in the HTML itself, so the mark needs no script."""
-    marked = marked or {}
-    out, count, seen = [], 0, set()
-    for path, line in _lines(value, (), 0, None, True):
-        p = pointer(path) if marked else ""  # most messages mark nothing: no pointer to spell
-        count += 1
-        if marked and p in marked and p not in seen:
+    lines: list[str] = []
+    paths: list[tuple] | None = [] if marked else None  # most messages mark nothing: no paths kept
+    _lines(value, (), "", "", "", lines, paths)
+    if not marked:
+        return '<span class="l">' + '</span>\n<span class="l">'.join(lines) + "</span>", len(lines)
+    out, seen = [], set()
+    for path, line in zip(paths, lines):
+        p = pointer(path)
+        if p in marked and p not in seen:
             seen.add(p)
             out.append(f'<span class="l ev" id="{html.escape(marked[p])}">{line}</span>')
         else:
             out.append(f'<span class="l">{line}</span>')
-    return "\n".join(out), count
+    return "\n".join(out), len(lines)
 
 
 # --- what a message is, in one line ---------------------------------------------------------------
