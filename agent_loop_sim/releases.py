@@ -24,7 +24,7 @@ from .errors import InputError
 from .project import Project
 from .protocols import FAMILIES
 from .protocols.releases import Releases, WireChange
-from .recording import load_recording
+from .recording import Recording, load_recording
 from .scenarios import ScenarioFile, Session
 from .transcript import Transcript
 
@@ -107,11 +107,13 @@ def model_with_rules(family: str) -> RuleEngine:
 
 def compare_release(project: Project, family: str, version: str, run_session: Engine | None = None,
                     rule_engine: RuleEngine | None = None, every: list[ScenarioFile] | None = None,
-                    keep: Callable[[ScenarioFile, Callable[[], FilePart]], FilePart] | None = None) -> ReleaseComparison:
+                    keep: Callable[[ScenarioFile, Callable[[], FilePart]], FilePart] | None = None,
+                    pinned: Report | None = None) -> ReleaseComparison:
     """The pinned release of ``family`` beside ``version``; never raises for the project's problems.
 
     ``every`` is the checkout's scenario files if already loaded; ``keep(file, compare)`` may keep
-    a file's part from an earlier build (the site's serve memo, keyed on the file's bytes)."""
+    a file's part from an earlier build (the site's serve memo, keyed on the file's bytes);
+    ``pinned`` is the check of the pinned release if already made (its recordings are not read again)."""
     releases = FAMILIES[family].releases
     assert releases is not None and version in releases.others
     engine = _speaking(run_session or default_engine())
@@ -124,7 +126,9 @@ def compare_release(project: Project, family: str, version: str, run_session: En
     files = project.recorded_by(every, version)
     rule_engine = rule_engine or model_with_rules(family)
     keep = keep or (lambda file, compare: compare())
-    parts = [keep(file, lambda file=file: _compare_file(project, file, engine, rule_engine, family, version))
+    read = {f.scenario_file: f.recording for f in pinned.files} if pinned is not None else {}
+    parts = [keep(file, lambda file=file: _compare_file(project, file, engine, rule_engine, family, version,
+                                                        read.get(project.relative(file.path))))
              for file in files]
     report = Report(tuple(part.result for part in parts), engine=engine_name(engine))
     out = ReleaseComparison(family, releases, version, report,
@@ -150,7 +154,7 @@ class FilePart:
 
 
 def _compare_file(project: Project, file: ScenarioFile, engine: Engine, rule_engine: RuleEngine, family: str,
-                  version: str) -> FilePart:
+                  version: str, pinned_recording: Recording | None = None) -> FilePart:
     releases = FAMILIES[family].releases
     assert releases is not None
     label = f"{releases.package} {version}"
@@ -158,9 +162,10 @@ def _compare_file(project: Project, file: ScenarioFile, engine: Engine, rule_eng
     out = ReleaseComparison(family, releases, version, Report(()))  # what _explain adds to
     pinned_rules = releases.rules(releases.pinned)
     pinned_path, other_path = project.recording_path(file), project.recording_path(file, version)
+    other_recording = part.result.recording  # the check just above read it (None: it could not)
     try:
-        pinned = {t.name: t for t in load_recording(str(pinned_path)).sessions}
-        other = {t.name: t for t in load_recording(str(other_path)).sessions}
+        pinned = {t.name: t for t in (pinned_recording or load_recording(str(pinned_path))).sessions}
+        other = {t.name: t for t in (other_recording or load_recording(str(other_path))).sessions}
     except InputError as exc:
         part.problems.append(f"{label}: a recording cannot be read: {exc}")
         return part

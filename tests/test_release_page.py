@@ -112,3 +112,17 @@ def test_the_mcp_page_lists_every_scenario_and_every_differing_message():
         for n in pair.messages():
             paths = [d.path for d in pair.differences if d.message == n]
             assert (pair.name, str(n), ", ".join(f"<code>{p}</code>" for p in paths)) in rows, (pair.name, n)
+
+
+def test_given_the_pinned_check_the_comparison_reads_its_recordings_instead_of_the_files():
+    alone = compare_release(PROJECT, "mcp", "2.2.0")
+    given = compare_release(PROJECT, "mcp", "2.2.0", pinned=build_report(PROJECT))
+    said = lambda c: ([(p.name, p.differences, p.causes) for p in c.sessions], c.problems)  # noqa: E731
+    assert said(given) == said(alone)
+    # what it is given is what it compares: a pinned session cut short shows as a difference
+    changed = build_report(PROJECT)
+    recording = next(f.recording for f in changed.files if f.scenario_file == "scenarios/mcp.json")
+    cut = next(t for t in recording.sessions if t.name == "modern_tour")
+    cut.messages = cut.messages[:-1]
+    pair = next(p for p in compare_release(PROJECT, "mcp", "2.2.0", pinned=changed).sessions if p.name == "modern_tour")
+    assert [d.message for d in pair.differences] == [len(cut.messages) + 1]

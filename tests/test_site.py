@@ -422,3 +422,14 @@ def test_findings_link_the_spec_and_point_at_the_line(site):
     assert re.search(r"\]\(\.\./mcp/sessions/\w+\.md#m\d+:/[^)]+\)|\]\(mcp/sessions/\w+\.md#m\d+:/[^)]+\)", page)
     target = re.search(r"\]\((mcp/sessions/(\w+)\.md)#(m\d+:/[^)]+)\)", page)
     assert target and f'id="{target.group(3)}"' in site.pages[target.group(1)]
+
+
+def test_summaries_are_shared_within_a_render_only(committed):
+    from agent_loop_sim.site.wirelog import summaries_kept, summarise
+
+    messages = committed["legacy_tour"].messages
+    with summaries_kept():
+        first = summarise(messages)
+        assert summarise(messages) is first  # the same list of messages: worked out once
+        assert summarise(list(messages)) is not first  # another list (as after an edit): worked out again
+    assert summarise(messages) is not first and summarise(messages) == first  # nothing kept after

@@ -31,6 +31,7 @@ from .engine_note import with_overview_note
 from .evidence import Finding, FindingResult, Recorded, check_findings
 from .findings import FINDINGS
 from .incremental import Memo
+from .wirelog import summaries_kept
 from .navigation import features, features_page, modes_page, render_features, render_modes
 from .pages import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, eras_page, family_name, family_page, href, link, page_url, render_eras,
                     render_family, render_findings, render_overview, render_results, render_session)
@@ -83,6 +84,14 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     ``memo`` (`mkdocs serve`'s, for the project's own engine and findings) keeps what the files
     an edit did not touch gave last time: each scenario file's check, each release comparison,
     each session's page and exports."""
+    with summaries_kept():  # every page sums up a transcript's messages the same way: once each
+        return _render_site(project, run_session, findings, reference, directory_urls, coverage_required,
+                            repo_url, memo)
+
+
+def _render_site(project: Project, run_session: Engine | None, findings: tuple[Finding, ...] | list[Finding],
+                 reference: bool, directory_urls: bool, coverage_required: bool, repo_url: str,
+                 memo: Memo | None) -> Site:
     report = _report(project, run_session, memo)
     checked = check_findings(findings, Recorded(report.transcripts, report.scenarios), report.complete_families)
     site = Site(report, checked)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..check import Engine
+from ..check import Engine, Report
 from ..compare import MISSING
 from ..errors import InputError
 from ..project import Project
@@ -180,21 +180,22 @@ def _short(value: Any) -> str:
     return code(shown if len(shown) <= 60 else shown[:59] + "…")
 
 
-def _compare(project: Project, family: str, version: str, run_session: Engine | None, memo: Any) -> ReleaseComparison:
+def _compare(project: Project, family: str, version: str, run_session: Engine | None, memo: Any,
+             pinned: Report) -> ReleaseComparison:
     """`compare_release`, each scenario file's part kept by the serve memo (if any) while the file
     and its recordings by both releases keep their bytes (all that part reads)."""
     if memo is None:
-        return compare_release(project, family, version, run_session)
+        return compare_release(project, family, version, run_session, pinned=pinned)
     try:
         every = memo.scenario_files(project)
     except InputError:
-        return compare_release(project, family, version, run_session)
+        return compare_release(project, family, version, run_session, pinned=pinned)
 
     def keep(file: Any, compare: Any) -> Any:
         key = ("release", family, version, file.path, memo.digest(file.path),
                memo.digest(project.recording_path(file)), memo.digest(project.recording_path(file, version)))
         return memo.get(key, compare)
-    return compare_release(project, family, version, run_session, every=every, keep=keep)
+    return compare_release(project, family, version, run_session, every=every, keep=keep, pinned=pinned)
 
 
 def release_pages(project: Project, ctx: Context, family: str, run_session: Engine | None,
@@ -204,6 +205,6 @@ def release_pages(project: Project, ctx: Context, family: str, run_session: Engi
     releases = FAMILIES[family].releases if family in FAMILIES else None
     if releases is None or not releases.others:
         return [], []
-    comparisons = [_compare(project, family, version, run_session, memo) for version in releases.others]
+    comparisons = [_compare(project, family, version, run_session, memo, ctx.report) for version in releases.others]
     pages[releases_page(family)] = render_releases(ctx, comparisons, family)
     return [{"SDK releases": releases_page(family)}], [p for c in comparisons for p in c.problems]

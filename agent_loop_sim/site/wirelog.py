@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator
@@ -178,9 +179,39 @@ def _result_fields(result: Any) -> list[tuple[str, str]]:
     return out[:4]
 
 
+_kept: dict[int, tuple[list[Message], list[Line]]] | None = None  # see `summaries_kept`
+
+
+@contextmanager
+def summaries_kept() -> Iterator[None]:
+    """Within it, `summarise` works each list of messages out once and hands the same `Line`s
+    to every later caller (a session's page, its era page, the feature and method indexes all
+    sum up the same transcript). Each entry holds its list, so its id names it while kept; the
+    whole is dropped on leaving, so an edit under serve is never answered from an older build."""
+    global _kept
+    outer = _kept
+    _kept = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _kept = outer
+
+
 def summarise(messages: list[Message]) -> list[Line]:
     """One `Line` per message, with requests and replies linked both ways: by JSON-RPC id, and
-    an HTTP request without one (a card fetch, a body that is not JSON) to the next answer."""
+    an HTTP request without one (a card fetch, a body that is not JSON) to the next answer.
+    The lines are read, never changed, by their callers (they may be shared: `summaries_kept`)."""
+    if _kept is not None:
+        hit = _kept.get(id(messages))
+        if hit is not None and hit[0] is messages:
+            return hit[1]
+    lines = _summarise(messages)
+    if _kept is not None:
+        _kept[id(messages)] = (messages, lines)
+    return lines
+
+
+def _summarise(messages: list[Message]) -> list[Line]:
     lines: list[Line] = []
     open_requests: dict[tuple[str, str], int] = {}  # (sender, id) -> request number
     waiting: list[int] = []  # requests without an id, oldest first
