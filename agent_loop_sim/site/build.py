@@ -19,6 +19,7 @@ from ..errors import InputError
 from ..exports import JUNIT_FILE, har_path, jsonl_path, report_junit, transcript_har, transcript_jsonl
 from ..jsonio import write_atomic
 from ..project import Project
+from ..scenarios import ScenarioFile
 from ..protocols import FAMILIES
 from .architecture import ARCHITECTURE_PAGE, render_architecture
 from .peers_page import PEERS_PAGE, render_peers
@@ -92,7 +93,8 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
 def _render_site(project: Project, run_session: Engine | None, findings: tuple[Finding, ...] | list[Finding],
                  reference: bool, directory_urls: bool, coverage_required: bool, repo_url: str,
                  memo: Memo | None) -> Site:
-    report = _report(project, run_session, memo)
+    files = _scenario_files(project, memo)
+    report = _report(project, run_session, memo, files)
     checked = check_findings(findings, Recorded(report.transcripts, report.scenarios), report.complete_families)
     site = Site(report, checked)
     site.problems += report.problems
@@ -143,7 +145,7 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
         pages[to_modes] = render_modes(family_name(family), sessions,
                                        lambda name, at=to_modes: href(at, ctx.pages[name], directory_urls=directory_urls), notes)
         section: list[Any] = [family_page(family), {"By feature": to_features}, {"By era and mode": to_modes}]
-        release_nav, release_problems = release_pages(project, ctx, family, run_session, pages, memo)
+        release_nav, release_problems = release_pages(project, ctx, family, run_session, pages, memo, files)
         for entry in release_nav:  # the release page's wide tables
             for path in entry.values():
                 pages[path] = WIDE + pages[path]
@@ -178,15 +180,21 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
     return site
 
 
-def _report(project: Project, run_session: Engine | None, memo: Memo | None) -> Report:
+def _scenario_files(project: Project, memo: Memo | None) -> list[ScenarioFile] | None:
+    """The checkout's scenario files, read once for the check and the release comparisons (through
+    ``memo`` when there is one); ``None`` when they cannot be read (the check then says why)."""
+    try:
+        return project.scenario_files() if memo is None else memo.scenario_files(project)
+    except InputError:
+        return None
+
+
+def _report(project: Project, run_session: Engine | None, memo: Memo | None,
+            files: list[ScenarioFile] | None) -> Report:
     """`build_report`, file by file through ``memo`` when there is one: a scenario file's result
     is kept while it and its recording keep their bytes."""
-    if memo is None:
-        return build_report(project, run_session)
-    try:
-        files = memo.scenario_files(project)
-    except InputError:  # build_report says why, in its own words
-        return build_report(project, run_session)
+    if files is None or memo is None:
+        return build_report(project, run_session, files=files)
     results = tuple(memo.get(("file", f.path, memo.digest(f.path), memo.digest(project.recording_path(f))),
                              lambda f=f: build_report(project, run_session, files=[f]).files[0]) for f in files)
     return Report(results, engine=engine_name(run_session))

@@ -12,9 +12,9 @@ from typing import Any
 
 from ..check import Engine, Report
 from ..compare import MISSING
-from ..errors import InputError
 from ..project import Project
 from ..protocols import FAMILIES
+from ..scenarios import ScenarioFile
 from ..releases import ReleaseComparison, SessionPair, compare_release
 from ..transcript import Message
 from . import rawhtml
@@ -181,15 +181,11 @@ def _short(value: Any) -> str:
 
 
 def _compare(project: Project, family: str, version: str, run_session: Engine | None, memo: Any,
-             pinned: Report) -> ReleaseComparison:
+             pinned: Report, every: list[ScenarioFile] | None) -> ReleaseComparison:
     """`compare_release`, each scenario file's part kept by the serve memo (if any) while the file
     and its recordings by both releases keep their bytes (all that part reads)."""
-    if memo is None:
-        return compare_release(project, family, version, run_session, pinned=pinned)
-    try:
-        every = memo.scenario_files(project)
-    except InputError:
-        return compare_release(project, family, version, run_session, pinned=pinned)
+    if memo is None or every is None:
+        return compare_release(project, family, version, run_session, every=every, pinned=pinned)
 
     def keep(file: Any, compare: Any) -> Any:
         key = ("release", family, version, file.path, memo.digest(file.path),
@@ -199,12 +195,14 @@ def _compare(project: Project, family: str, version: str, run_session: Engine | 
 
 
 def release_pages(project: Project, ctx: Context, family: str, run_session: Engine | None,
-                  pages: dict[str, str], memo: Any = None) -> tuple[list[Any], list[str]]:
+                  pages: dict[str, str], memo: Any = None,
+                  every: list[ScenarioFile] | None = None) -> tuple[list[Any], list[str]]:
     """Add the family's release page to ``pages`` when its model speaks more than one release;
-    returns the page's navigation entries and the problems that must stop the build."""
+    returns the page's navigation entries and the problems that must stop the build. ``every``:
+    the checkout's scenario files, if already read."""
     releases = FAMILIES[family].releases if family in FAMILIES else None
     if releases is None or not releases.others:
         return [], []
-    comparisons = [_compare(project, family, version, run_session, memo, ctx.report) for version in releases.others]
+    comparisons = [_compare(project, family, version, run_session, memo, ctx.report, every) for version in releases.others]
     pages[releases_page(family)] = render_releases(ctx, comparisons, family)
     return [{"SDK releases": releases_page(family)}], [p for c in comparisons for p in c.problems]
