@@ -288,12 +288,15 @@ def dump_json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_atomic(path: str | os.PathLike[str], text: str, *, only_if_changed: bool = False) -> bool:
+def write_atomic(path: str | os.PathLike[str], text: str, *, only_if_changed: bool = False,
+                 durable: bool = True) -> bool:
     """Write ``text`` to ``path`` so that readers see the old file or the new one, never half.
 
     With ``only_if_changed`` a file that already holds ``text`` is left alone, mtime and all (so
     that ``mkdocs serve --dirty`` rebuilds only what changed). Returns whether it wrote. The
-    temporary file has a unique name, so two writers never share one."""
+    temporary file has a unique name, so two writers never share one. ``durable=False`` leaves out
+    the ``fsync`` (about 0.4 ms a file here): for a cache the build writes again whenever what it
+    holds is not what it should (the generated pages), where surviving a power cut is not needed."""
     target = Path(path)
     if only_if_changed:
         try:
@@ -306,8 +309,9 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, only_if_changed: bo
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode

@@ -71,7 +71,7 @@ def on_files(files, config):
     write_atomic = importlib.import_module("agent_loop_sim.jsonio").write_atomic
     for path, text in {browser.CHECK_PAGE: browser.check_page(runtime is not None, directory_urls),
                        browser.PLAYGROUND_PAGE: browser.playground_page(runtime is not None, directory_urls)}.items():
-        write_atomic(root / PAGES / path, text, only_if_changed=True)
+        write_atomic(root / PAGES / path, text, only_if_changed=True, durable=False)
         files.append(File.generated(config, path, abs_src_path=str(root / PAGES / path)))
     generated: dict[str, str | bytes] = {}
     if runtime is not None:

@@ -97,3 +97,12 @@ def test_the_depth_test_agrees_with_the_walk():
             except _Found:
                 walked = False
             assert _within_depth(value, limit) == walked, (value, limit)
+
+
+def test_write_atomic_syncs_to_disk_unless_told_the_file_is_a_cache(tmp_path: Path, monkeypatch):
+    synced = []
+    monkeypatch.setattr("os.fsync", synced.append)
+    write_atomic(tmp_path / "recording.json", "{}\n")
+    assert len(synced) == 1
+    write_atomic(tmp_path / "page.md", "# a page\n", durable=False)
+    assert len(synced) == 1 and (tmp_path / "page.md").read_text() == "# a page\n"

@@ -289,7 +289,7 @@ def keep_pages(site: Site, folder: Path, touch_all: bool = False, previous: Site
         if (not touch_all and previous is not None and previous.pages.get(path) == content
                 and (folder / path).is_file()):
             continue
-        if not write_atomic(folder / path, content, only_if_changed=True) and touch_all:
+        if not write_atomic(folder / path, content, only_if_changed=True, durable=False) and touch_all:
             os.utime(folder / path)
     return list(site.pages)
 
