@@ -169,10 +169,11 @@ def _compare_file(project: Project, file: ScenarioFile, engine: Engine, rule_eng
     except InputError as exc:
         part.problems.append(f"{label}: a recording cannot be read: {exc}")
         return part
+    scenario_file = project.relative(file.path)
     for session in file.sessions:
         a, b = pinned.get(session.name), other.get(session.name)
         differences = tuple(diff_transcripts(a, b)) if a is not None and b is not None else ()
-        pair = SessionPair(session.name, project.relative(file.path), session.title, a, b, differences)
+        pair = SessionPair(session.name, scenario_file, session.title, a, b, differences)
         if differences:
             _explain(out, pair, session, rule_engine, pinned_rules, label)
         part.sessions.append(pair)

@@ -59,10 +59,11 @@ from agent_loop_sim import engine  # noqa: E402
 from agent_loop_sim.cli import record_live  # noqa: E402
 from agent_loop_sim.project import SITE_INPUTS, Project  # noqa: E402
 from agent_loop_sim.site import render_site  # noqa: E402
+from agent_loop_sim.site import browser  # noqa: E402
 from agent_loop_sim.site.build import write_pages  # noqa: E402
 from benchmarks import peers  # noqa: E402
 from agent_loop_sim import inbrowser  # noqa: E402
-from benchmarks.scale import (MKDOCS, MKDOCS_ENV, build_command, copy_checkout, site_bytes,  # noqa: E402
+from benchmarks.scale import (MKDOCS, MKDOCS_ENV, build_command, compiled, copy_checkout, site_bytes,  # noqa: E402
                               mkdocs_build, synthetic_project)
 from benchmarks.measure import MIN_PAIRS, Run, paired, ratios, run_command, spread, timed  # noqa: E402
 from benchmarks.browser_bench import p8_browser  # noqa: E402
@@ -175,7 +176,15 @@ def p2_hook_overhead(project: Project, pairs: int) -> tuple[str, bool]:
         (plain / "hooks").mkdir()
         shutil.copy(ROOT / "hooks" / "raw_html.py", plain / "hooks")
         config.pop("watch", None)
-        config["nav"] = site.nav
+        # The browser hook's two pages too (the copy has no node_modules: both say the runtime is
+        # missing), so that both builds make the same site and the difference is the hooks' work.
+        runtime = browser.runtime_files(copy) is not None
+        for path, text in {browser.CHECK_PAGE: browser.check_page(runtime),
+                           browser.PLAYGROUND_PAGE: browser.playground_page(runtime)}.items():
+            (plain / "docs" / path).parent.mkdir(parents=True, exist_ok=True)
+            (plain / "docs" / path).write_text(text)
+        config["nav"] = site.nav + [{"In the browser": [{"Playground": browser.PLAYGROUND_PAGE},
+                                                        {"Check": browser.CHECK_PAGE}]}]
         (plain / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False))
         shutil.copytree(ROOT / "agent_loop_sim", plain / "agent_loop_sim")  # for mkdocstrings
         hooked, without = paired(lambda: timed_build(copy).seconds, lambda: timed_build(plain).seconds, pairs, warmup=1)
@@ -414,7 +423,7 @@ def checkout_at(ref: str, dest: Path) -> Path:
                                  stderr=subprocess.DEVNULL).returncode == 0]
     archive = subprocess.run(["git", "archive", ref, *present], cwd=ROOT, capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
-    return dest
+    return compiled(dest)  # as `copy_checkout` is: each side set up the same way
 
 
 def p10_build_vs_baseline(pairs: int, baseline: str) -> tuple[str, bool]:

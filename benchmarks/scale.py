@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from agent_loop_sim.project import SITE_INPUTS
@@ -17,7 +18,15 @@ def copy_checkout(dest: Path) -> Path:
     for name in SITE_INPUTS:
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", ".cache"))
     shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
-    return dest
+    return compiled(dest)
+
+
+def compiled(checkout: Path) -> Path:
+    """``checkout`` with its Python compiled, as `make setup` leaves a checkout (PYTHONDONTWRITEBYTECODE,
+    set on this machine, would otherwise make every build compile the package again)."""
+    folders = [str(checkout / name) for name in ("agent_loop_sim", "hooks") if (checkout / name).is_dir()]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *folders], check=True)
+    return checkout
 
 
 MKDOCS = str(ROOT / ".venv" / "bin" / "mkdocs")
