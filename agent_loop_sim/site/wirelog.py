@@ -43,13 +43,19 @@ _EMPTY = {dict: '<span class="p">{}</span>', list: '<span class="p">[]</span>'}
 @lru_cache(maxsize=4096)
 def _key_html(key: str) -> str:
     # keys repeat across messages (jsonrpc, id, result, ...): each is escaped once
-    return f'<span class="nt">{html.escape(_encode_string(key), quote=False)}</span>: '
+    return f'<span class="nt">{_text(_encode_string(key))}</span>: '
+
+
+def _text(token: str) -> str:
+    """``html.escape(token, quote=False)``, told first whether there is anything to escape (most
+    tokens have nothing, and this runs for every string of every message)."""
+    return html.escape(token, quote=False) if "<" in token or ">" in token or "&" in token else token
 
 
 def _scalar(value: Any) -> str:
     kind = type(value)
     if kind is str:
-        return f'<span class="s2">{html.escape(_encode_string(value), quote=False)}</span>'
+        return f'<span class="s2">{_text(_encode_string(value))}</span>'
     if kind is int:
         return f'<span class="mi">{int.__repr__(value)}</span>'
     if kind is float:
