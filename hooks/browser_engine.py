@@ -55,10 +55,10 @@ def on_config(config):
                  "playground say so instead of running the engine")
     memo = _memo(root)
     scenarios = None if memo is None else tuple((str(p), memo.digest(p)) for p in project.scenario_paths())
+    sessions = _kept(memo, ("sessions", scenarios), lambda: browser.playground_sessions(project))
     links = _kept(memo, ("links", scenarios), lambda: {
-        pages.session_page(s.family, s.name): browser.fragment(browser.scenario_text(f, s))
-        for f in project.scenario_files() for s in f.sessions})
-    _state.update(root=root, browser=browser, project=project, runtime=runtime, links=links)
+        pages.session_page(s["family"], s["name"]): browser.fragment(s["text"]) for s in sessions})
+    _state.update(root=root, browser=browser, project=project, runtime=runtime, links=links, sessions=sessions)
     section = {"In the browser": [{"Playground": browser.PLAYGROUND_PAGE}, {"Check": browser.CHECK_PAGE}]}
     if config.nav is not None and section not in config.nav:
         config.nav.append(section)
@@ -81,7 +81,7 @@ def on_files(files, config):
         served = None if memo is None else tuple(
             (str(p), memo.digest(p)) for folder in (project.scenario_dir, project.recording_dir)
             for p in sorted(folder.glob("*.json")))
-        generated.update(_kept(memo, ("served", served), lambda: browser.served_project(project)))
+        generated.update(_kept(memo, ("served", served), lambda: browser.served_project(project, _state["sessions"])))
         for path, source in runtime.items():
             files.append(File.generated(config, path, abs_src_path=str(source)))
     for path, content in generated.items():

@@ -60,9 +60,17 @@ def engine_zip(root: Path) -> bytes:
     return out.getvalue()
 
 
-def served_project(project: Project) -> dict[str, bytes]:
+def playground_sessions(project: Project) -> list[dict[str, str]]:
+    """Every committed session as the playground lists it: its family, scenario file, name, title
+    and its text as the editor will hold it (`scenario_text`), worked out once per build."""
+    return [{"family": f.family, "scenario": project.relative(f.path), "name": s.name, "title": s.title,
+             "text": scenario_text(f, s)} for f in project.scenario_files() for s in f.sessions]
+
+
+def served_project(project: Project, sessions: list[dict[str, str]] | None = None) -> dict[str, bytes]:
     """The committed scenario and recording files, as they are, and ``files.json`` listing them
-    (the worker writes them into Pyodide's file system as a checkout: ``scenarios/``, ``recordings/``)."""
+    (the worker writes them into Pyodide's file system as a checkout: ``scenarios/``, ``recordings/``).
+    ``sessions``: `playground_sessions`, if already worked out."""
     out: dict[str, bytes] = {}
     listing: dict[str, list[str]] = {}
     for folder in (project.scenario_dir, project.recording_dir):
@@ -72,9 +80,9 @@ def served_project(project: Project) -> dict[str, bytes]:
             out[f"{PROJECT}/{folder.name}/{name}"] = (folder / name).read_bytes()
     out[f"{PROJECT}/files.json"] = json.dumps(listing, indent=2).encode()
     # The playground's list of committed sessions, each as the editor will hold it.
-    sessions = [{"scenario": project.relative(f.path), "name": s.name, "title": s.title, "text": scenario_text(f, s)}
-                for f in project.scenario_files() for s in f.sessions]
-    out[f"{FOLDER}/sessions.json"] = json.dumps(sessions, ensure_ascii=False).encode()
+    listed = [{k: s[k] for k in ("scenario", "name", "title", "text")}
+              for s in (playground_sessions(project) if sessions is None else sessions)]
+    out[f"{FOLDER}/sessions.json"] = json.dumps(listed, ensure_ascii=False).encode()
     return out
 
 
