@@ -26,6 +26,8 @@ _BLOCK_START = re.compile(r"^(\s*)([:?=~])")
 
 def visible(value: str) -> str:
     """Control characters as ``\\xNN``, so that they are shown, not interpreted."""
+    if value.isprintable():  # (no control character is printable: most text is looked at once, in C)
+        return value
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", value)
 
 
