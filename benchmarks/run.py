@@ -26,8 +26,8 @@ P6, P7  the served peers against the SDK's fixtures served the same way (benchma
 P8  the engine in the browser (headless Chromium): the playground opened -> first transcript,
     cold and with the runtime cached; the engine on every committed session in the browser
     against natively                                             (figures; no goal set)
-P9  importing the MkDocs stack with the bytecode `make setup` compiles, against compiling it
-    on import (what the first command after a set-up without it pays)    (figures; no goal)
+P9  importing the MkDocs stack and the site package with the bytecode `make setup` compiles,
+    against compiling them on import (what every build pays without it) (figures; no goal)
 P10 the full strict build of this checkout against that of main before issue 16 (--baseline)
                                                                  goal: <= 0.5x
 P11 the largest input the CLI accepts (every limit at its default: the largest file, the most
@@ -443,11 +443,11 @@ def p10_build_vs_baseline(pairs: int, baseline: str) -> tuple[str, bool]:
 
 
 MKDOCS_STACK = ("import mkdocs.commands.build, material, pymdownx.superfences, pygments, mkdocstrings, "
-                "jinja2, markdown")
+                "jinja2, markdown; import agent_loop_sim.site")  # and the package the site's hook imports
 
 
 def p9_bytecode(pairs: int) -> tuple[str, bool]:
-    """The MkDocs stack imported with the bytecode `make setup` compiled, against compiling it on
+    """The MkDocs stack and the site package imported with the bytecode `make setup` compiled, against compiling it on
     import (each run with an empty bytecode folder, as the first command after a set-up without
     compiled bytecode, on a clean clone as CI runs, pays it)."""
     compiled = lambda: run_command([sys.executable, "-c", MKDOCS_STACK], ROOT).seconds  # noqa: E731
@@ -458,7 +458,7 @@ def p9_bytecode(pairs: int) -> tuple[str, bool]:
                                {**os.environ, "PYTHONPYCACHEPREFIX": cache}).seconds
 
     cold, warm = paired(from_source, compiled, pairs, warmup=1)
-    return (f"P9 importing the MkDocs stack: compiled at set-up {spread(warm, '.2f')} s vs compiled on import "
+    return (f"P9 importing the MkDocs stack and agent_loop_sim.site: compiled at set-up {spread(warm, '.2f')} s vs compiled on import "
             f"{spread(cold, '.2f')} s: {spread(ratios(cold, warm), '.1f')}x slower without, {pairs_note(pairs)}", True)
 
 
