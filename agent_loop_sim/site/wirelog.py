@@ -40,16 +40,16 @@ _LITERALS = {None: '<span class="kc">null</span>', True: '<span class="kc">true<
 _EMPTY = {dict: '<span class="p">{}</span>', list: '<span class="p">[]</span>'}
 
 
-@lru_cache(maxsize=4096)
-def _key_html(key: str) -> str:
-    # keys repeat across messages (jsonrpc, id, result, ...): each is escaped once
-    return f'<span class="nt">{_text(_encode_string(key))}</span>: '
-
-
 def _text(token: str) -> str:
     """``html.escape(token, quote=False)``, told first whether there is anything to escape (most
     tokens have nothing, and this runs for every string of every message)."""
     return html.escape(token, quote=False) if "<" in token or ">" in token or "&" in token else token
+
+
+@lru_cache(maxsize=4096)
+def _key_html(key: str) -> str:
+    # keys repeat across messages (jsonrpc, id, result, ...): each is escaped once
+    return f'<span class="nt">{_text(_encode_string(key))}</span>: '
 
 
 def _scalar(value: Any) -> str:
