@@ -419,6 +419,25 @@ def test_signal_while_the_server_never_answers(sandbox: Path, tmp_path: Path, si
     TRIED.append(f"{signal.Signals(sig).name.lower()}_while_the_server_never_answers")
 
 
+HANGING_AGENT = f"{ROOT / 'tests' / 'fakes' / 'a2a_agent_hangs.py'}:HangingAgent"
+
+
+@pytest.mark.parametrize("sig,code,word", SIGNALS)
+def test_signal_while_the_a2a_agent_never_answers(sandbox: Path, tmp_path: Path, sig, code, word):
+    """The A2A recorder's sessions wait on an agent executor that never returns, with 120 s to go
+    before their timeout: the signal ends the recording within seconds, as with MCP's server."""
+    tmp = tmp_path / "tmpdir"
+    tmp.mkdir()
+    process = _start_cli(sandbox, tmp, "record", "scenarios/a2a.json", "--release", "1.2.2", "--timeout", "120",
+                         env={"AGENT_LOOP_SIM_A2A_AGENT": HANGING_AGENT})
+    if not wait_until(lambda: any(tmp.rglob("a2a-agent-entered")), 60):
+        _kill_if_running(process)
+        raise AssertionError("no session of the recording reached the agent")
+    done = _signal_and_wait(process, sig, 15)
+    _ended_in_one_line(done, code, word, sandbox, tmp)
+    TRIED.append(f"{signal.Signals(sig).name.lower()}_while_the_a2a_agent_never_answers")
+
+
 def test_sigkill_to_record_leaves_no_orphan(sandbox: Path, tmp_path: Path):
     """The owner cannot clean up after SIGKILL: its children learn from the kernel that it died."""
     tmp = tmp_path / "tmpdir"
@@ -604,7 +623,7 @@ def test_the_fault_checks_can_fail(sandbox: Path, tmp_path: Path):
 
 def test_count(capsys):
     """Printed last: how many fault cases ran and were answered as they should be."""
-    total = len(CASES) + len(OTHER_CASES) + len(TAMPER) + 11
+    total = len(CASES) + len(OTHER_CASES) + len(TAMPER) + 13
     with capsys.disabled():
         print(f"\nfault injection: {len(TRIED)} of {total} cases answered as they should "
               f"(one line, the right exit status, nothing left behind)")
