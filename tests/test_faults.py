@@ -419,6 +419,34 @@ def test_signal_while_the_server_never_answers(sandbox: Path, tmp_path: Path, si
     TRIED.append(f"{signal.Signals(sig).name.lower()}_while_the_server_never_answers")
 
 
+# The CLI run as `python -m agent_loop_sim check` does, except that the process sends itself the
+# signal as the CLI's own modules start importing (`from .cli import main`): the moment is certain.
+_SIGNAL_WHILE_STARTING = """
+import builtins, os, runpy, sys
+real_import = builtins.__import__
+def importing(name, globals=None, locals=None, fromlist=(), level=0):
+    if name == "cli" and level == 1:
+        os.kill(os.getpid(), {sig})
+    return real_import(name, globals, locals, fromlist, level)
+builtins.__import__ = importing
+sys.argv = ["agent_loop_sim", "check"]
+runpy.run_module("agent_loop_sim", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize("sig,code,word", SIGNALS)
+def test_signal_while_the_cli_starts_is_one_line(sandbox: Path, tmp_path: Path, sig, code, word):
+    tmp = tmp_path / "tmpdir"
+    tmp.mkdir()
+    done = subprocess.run([sys.executable, "-c", _SIGNAL_WHILE_STARTING.format(sig=int(sig))], cwd=sandbox,
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "TMPDIR": str(tmp)},
+                          preexec_fn=_as_in_a_terminal)
+    assert one_line_error(done, code) is None, one_line_error(done, code)
+    assert done.stderr == f"{word}: stopped while starting; nothing was written\n" and done.stdout == ""
+    assert leftovers(sandbox, tmp) == []
+    TRIED.append(f"{signal.Signals(sig).name.lower()}_while_starting")
+
+
 HANGING_AGENT = f"{ROOT / 'tests' / 'fakes' / 'a2a_agent_hangs.py'}:HangingAgent"
 
 
@@ -623,7 +651,7 @@ def test_the_fault_checks_can_fail(sandbox: Path, tmp_path: Path):
 
 def test_count(capsys):
     """Printed last: how many fault cases ran and were answered as they should be."""
-    total = len(CASES) + len(OTHER_CASES) + len(TAMPER) + 13
+    total = len(CASES) + len(OTHER_CASES) + len(TAMPER) + 15
     with capsys.disabled():
         print(f"\nfault injection: {len(TRIED)} of {total} cases answered as they should "
               f"(one line, the right exit status, nothing left behind)")
