@@ -89,30 +89,32 @@ TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2
 UNORDERED = frozenset({"metadata", "data"})
 
 
-def _a2a_form(obj: Any, string: Callable[[str], str], unordered: bool = False) -> Any:
+def _a2a_form(obj: Any, string: Callable[[str], str], done: dict[str, str], unordered: bool = False) -> Any:
     """``obj`` in the normal form, made in place where no key is reordered (the caller's messages
-    are theirs to drop: no copy of every message is made only to be dropped with it)."""
+    are theirs to drop: no copy of every message is made only to be dropped with it). ``done``
+    holds the strings already put in the normal form (`normalise_a2a`; no form is empty): looked up
+    here, the call of ``string`` is saved for the many met again (a task's id is in nearly every message)."""
     kind = type(obj)  # JSON values only, so exact types will do
     if kind is dict:
         if unordered:  # (a small part of a message: rebuilt in sorted order)
-            return {k: _a2a_form(v, string, True) for k, v in sorted(obj.items())}
+            return {k: _a2a_form(v, string, done, True) for k, v in sorted(obj.items())}
         for k, v in obj.items():  # (values replaced, no key added or removed: safe while iterating)
             # Scalars are handled here rather than by a call each: most values are scalars.
             kind = type(v)
             if kind is str:
                 if "-" in v:
-                    obj[k] = string(v)
+                    obj[k] = done.get(v) or string(v)
             elif kind is dict or kind is list:
-                obj[k] = _a2a_form(v, string, k in UNORDERED)
+                obj[k] = _a2a_form(v, string, done, k in UNORDERED)
         return obj
     if kind is list:
         for i, v in enumerate(obj):
             kind = type(v)
             if kind is str:
                 if "-" in v:
-                    obj[i] = string(v)
+                    obj[i] = done.get(v) or string(v)
             elif kind is dict or kind is list:
-                obj[i] = _a2a_form(v, string, unordered)
+                obj[i] = _a2a_form(v, string, done, unordered)
         return obj
     return string(obj) if kind is str and "-" in obj else obj
 
@@ -137,5 +139,5 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
         return form
 
     for m in messages:  # (in place: see `_a2a_form`)
-        m.json = _a2a_form(m.json, string)
+        m.json = _a2a_form(m.json, string, done)
     return messages
