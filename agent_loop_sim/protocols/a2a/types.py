@@ -158,6 +158,10 @@ def _scalar(spec: FieldSpec, value: Any) -> Any:
         if not isinstance(value, str):
             raise ParseFailure(f"{spec.name}: expected a string")
         return value
+    if spec.inner is not None:  # (before the other kinds: messages are the next most common)
+        if not isinstance(value, dict):
+            raise ParseFailure(f"{spec.name}: expected an object")
+        return parse(spec.inner, value)
     if kind == INT32:
         if isinstance(value, bool) or not isinstance(value, int) or not -2**31 <= value < 2**31:
             raise ParseFailure(f"{spec.name}: expected a 32-bit integer")
@@ -187,10 +191,6 @@ def _scalar(spec: FieldSpec, value: Any) -> Any:
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
             return names[value]
         raise ParseFailure(f"{spec.name}: not a {kind[5:]}")
-    if kind.startswith("message:"):
-        if not isinstance(value, dict):
-            raise ParseFailure(f"{spec.name}: expected an object")
-        return parse(kind[8:], value)
     raise ParseFailure(f"{spec.name}: the engine does not model {kind} fields")
 
 
@@ -241,8 +241,11 @@ def required_violations(type_name: str, obj: dict[str, Any]) -> list[dict[str, s
         if spec.inner is not None and value is not None:
             items = list(enumerate(value)) if spec.repeated else [(None, value)]
             for index, item in items:
+                subs = required_violations(spec.inner, item)
+                if not subs:  # (nearly always: the prefix is written only for an error)
+                    continue
                 prefix = spec.name if index is None else f"{spec.name}[{index}]"
-                for sub in required_violations(spec.inner, item):
+                for sub in subs:
                     errors.append({"field": f"{prefix}.{sub['field']}" if sub["field"] else prefix,
                                    "message": sub["message"]})
     return errors
@@ -253,6 +256,12 @@ def written(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
     the fields that hold a value in declaration order, then those that hold their default (only
     there when every field is printed), in declaration order; nested messages likewise. A
     ``Struct``'s keys are left as they are (protobuf writes a map in no fixed order)."""
+    if len(obj) == 1:  # one key is in order whatever it holds (a part's text, an answer's payload)
+        ((name, value),) = obj.items()
+        inner, repeated = _INNER[type_name].get(name, (None, False))
+        if inner is None or value is None:
+            return {name: value}
+        return {name: [written(inner, v) for v in value] if repeated else written(inner, value)}
     out: dict[str, Any] = {}
     defaults = None
     for name, presence, default, inner, repeated in _WRITING[type_name]:
@@ -278,6 +287,9 @@ def written(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
 #: (JSON name, presence, default, message type, repeated): it runs for every answer's every level.
 _WRITING: dict[str, tuple[tuple[str, bool, Any, str | None, bool], ...]] = {
     name: tuple((s.json, s.presence, s.default, s.inner, s.repeated) for s in specs) for name, specs in TYPES.items()}
+#: Each type's fields by JSON name -> (message type, repeated), for an object of one key.
+_INNER: dict[str, dict[str, tuple[str | None, bool]]] = {
+    name: {s.json: (s.inner, s.repeated) for s in specs} for name, specs in TYPES.items()}
 
 
 def with_every_field(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
