@@ -7,11 +7,10 @@ always give the same messages.
 from __future__ import annotations
 
 import itertools
-import marshal
 from dataclasses import dataclass, field
-from typing import Any, Generator
+from typing import Any, Callable, Generator
 
-from ...jsonio import copy_json
+from ...jsonio import copier, copy_json
 from . import jsonrpc, wire_2025_11_25, wire_2026_07_28
 from .definition import (
     ArgumentsRejected,
@@ -372,18 +371,19 @@ class ServerConnection:
 
 # --- helpers ------------------------------------------------------------------------------------
 
-#: (era, server definition) -> the definition and its tools as ``tools/list`` shows them, marshalled:
-#: derived once per fixture (hashing the frozen tools for each listing's cache look-up cost more
-#: than the listing), and a fresh copy made for each answer
-_LISTED: dict[tuple[Era, int], tuple[ServerDefinition, bytes]] = {}
+#: (era, server definition) -> the definition and a function that makes its tools as ``tools/list``
+#: shows them (`jsonio.copier`): derived once per fixture (hashing the frozen tools for each
+#: listing's cache look-up cost more than the listing), and a fresh copy made for each answer
+_LISTED: dict[tuple[Era, int], tuple[ServerDefinition, Callable[[], list[dict[str, Any]]]]] = {}
 
 
 def _tools_listed(wire: Wire, definition: ServerDefinition) -> list[dict[str, Any]]:
     listed = _LISTED.get((wire.ERA, id(definition)))
     if listed is None or listed[0] is not definition:  # (an id can be reused once its object is gone)
         listed = _LISTED[(wire.ERA, id(definition))] = (
-            definition, marshal.dumps([wire.tool_listing(t) for t in definition.tools]))
-    return marshal.loads(listed[1])
+            definition, copier([wire.tool_listing(t) for t in definition.tools]))
+    return listed[1]()
+
 
 def _value_result(value: Any) -> dict[str, Any]:
     return {"content": [{"text": str(value), "type": "text"}], "isError": False, "structuredContent": {"result": value}}
