@@ -15,7 +15,11 @@ from .script import Event
 
 class TaskManager:
     """The SDK's ``TaskManager`` over the copying in-memory store: one cached task object that
-    is changed in place and written to the store (as a copy) on every save."""
+    is changed in place and written to the store (as a copy) on every save.
+
+    The copy is made when the cached task is next changed, not at the save: until then the store
+    and the cache hold the same object, which nobody changes (`_own`). What the store holds is
+    what the SDK's copy holds, and a task saved last in a request, as most are, is never copied."""
 
     def __init__(self, store: dict[str, dict], task_id: str, context_id: str, initial_message: dict | None) -> None:
         self.store, self.task_id, self.context_id = store, task_id, context_id
@@ -24,14 +28,16 @@ class TaskManager:
         # The stored object the cached task equals, while nothing has changed it since it was saved
         # or read (stored tasks are replaced, never changed): a snapshot of the task can be it.
         self._as_stored: dict[str, Any] | None = None
+        # Whether the cached task is the stored object itself (saved or read, unchanged since).
+        self._shared = False
 
     def get_task(self) -> dict[str, Any] | None:
+        """The cached task, to read (`_own` gives it to change)."""
         if not self.task_id:
             return None
         if self.current is None:
-            stored = self.store.get(self.task_id)
-            self.current = copy_json(stored) if stored is not None else None
-            self._as_stored = stored
+            self.current = self._as_stored = self.store.get(self.task_id)
+            self._shared = self.current is not None
         return self.current
 
     def snapshot(self) -> dict[str, Any]:
@@ -43,10 +49,19 @@ class TaskManager:
 
     def invalidate(self) -> None:
         self.current = self._as_stored = None
+        self._shared = False
+
+    def _own(self, task: dict[str, Any]) -> dict[str, Any]:
+        """``task`` to change in place: the cached task is copied first while the store holds it too."""
+        if self._shared and task is self.current:
+            task = self.current = copy_json(task)
+            self._shared = False
+        return task
 
     def _save(self, task: dict[str, Any]) -> None:
-        self.store[task["id"]] = self._as_stored = copy_json(task)
-        self.current = task
+        # The store takes the task itself, and the cache keeps it: `_own` copies it before it changes.
+        self.store[task["id"]] = self._as_stored = self.current = task
+        self._shared = True
         if not self.task_id:
             self.task_id, self.context_id = task["id"], task.get("contextId", "")
 
@@ -64,7 +79,7 @@ class TaskManager:
         if event.kind == "task":
             self._save(event.body)
             return event.body
-        task = self.ensure_task(event_task_id, event_context)
+        task = self._own(self.ensure_task(event_task_id, event_context))
         if event.kind == "statusUpdate":
             if "message" in task["status"]:
                 task.setdefault("history", []).append(copy_json(task["status"]["message"]))
@@ -91,7 +106,9 @@ class TaskManager:
         return task
 
     def update_with_message(self, message: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
+        task = self._own(task)
         self._as_stored = None
+        self._shared = False  # (the task is the cache's own now, whether it was before or not)
         if "message" in task["status"]:
             task.setdefault("history", []).append(task["status"].pop("message"))
         task.setdefault("history", []).append(copy_json(message))
