@@ -18,6 +18,7 @@ break) and ``{subject}`` the same text without the script's ``subject_prefix``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ...jsonio import copy_json
@@ -48,7 +49,7 @@ class Turn:
     context_id: str
     current_task: dict[str, Any] | None
 
-    @property
+    @cached_property  # (every condition tried and every text filled asks it; the message stays as it is)
     def text(self) -> str:
         return "\n".join(p["text"] for p in self.message.get("parts", []) if "text" in p)
 
