@@ -435,8 +435,7 @@ def lax_bool(value: Any) -> bool | None:
     return None
 
 
-def _fits(value: Any, kind: Any) -> bool:
-    return value in kind if isinstance(kind, tuple) else isinstance(value, kind)
+_NO_FIELDS: dict[str, tuple[Any, bool]] = {}
 
 
 def _check_params(method: str, params: dict[str, Any] | None, wire: Wire) -> None:
@@ -444,9 +443,12 @@ def _check_params(method: str, params: dict[str, Any] | None, wire: Wire) -> Non
     if "_meta" in p:
         _check_meta(p["_meta"])
     # A member the revision's model does not name is ignored (the handshake era's inputResponses).
-    for key, (kind, required) in wire.PARAMS_FIELDS.get(method, {}).items():
+    for key, (kind, required) in wire.PARAMS_FIELDS.get(method, _NO_FIELDS).items():
         value = p.get(key)
-        if (value is None and required) or (value is not None and not _fits(value, kind)):
+        if value is None:
+            if required:
+                raise invalid_params()
+        elif not (value in kind if type(kind) is tuple else isinstance(value, kind)):  # (a tuple: the values accepted)
             raise invalid_params()
     if method == "prompts/get" and not all(isinstance(v, str) for v in (p.get("arguments") or {}).values()):
         raise invalid_params()  # prompt arguments are strings
