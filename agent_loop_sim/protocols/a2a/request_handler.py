@@ -136,7 +136,7 @@ class RequestHandler:
                 if result is None and event.kind in ("task", "message"):
                     result = event
                 continue
-            if event.kind == "task" and event.body["status"]["state"] in states.TERMINAL | states.INTERRUPTED:
+            if event.kind == "task" and event.body["status"]["state"] in states.STOPPED:
                 result = event
                 if event.body["status"]["state"] != states.FAILED:
                     break

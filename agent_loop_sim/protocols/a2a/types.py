@@ -223,8 +223,9 @@ def parse(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
             values[spec.json] = _scalar(spec, value)
     out = {}
     for spec in specs:  # declaration order, defaults of fields without presence dropped
-        if spec.json in values and (spec.presence or not _is_default(spec, values[spec.json])):
-            out[spec.json] = values[spec.json]
+        name = spec.json
+        if name in values and (spec.presence or spec.default != values[name]):  # (`_is_default`, inline)
+            out[name] = values[name]
     return out
 
 
