@@ -49,14 +49,18 @@ def copier(value: Any) -> Callable[[], Any]:
     How: the value is written once as a Python literal and compiled into a function that
     evaluates it, so that each call builds every array and object anew, as the interpreter
     builds a literal, and decodes nothing (marshal decodes every string on every copy). Only
-    JSON's own types are written so (``repr`` of each is its literal); any other value, or a
-    number with no literal (``nan``, ``inf``), is copied with ``copy_json`` instead.
+    JSON's own types are written so (``repr`` of each is its literal); any other value, a number
+    with no literal (``nan``, ``inf``), or one nested deeper than the compiler takes, is copied
+    as ``copy_json`` copies it instead.
     """
-    source = _literal(value)
-    if source is None:
-        frozen = marshal.dumps(value)
-        return lambda: marshal.loads(frozen)
-    return eval(compile(f"lambda: {source}", "<jsonio.copier>", "eval"), {"__builtins__": {}})  # noqa: S307
+    try:
+        source = _literal(value)
+        if source is not None:
+            return eval(compile(f"lambda: {source}", "<jsonio.copier>", "eval"), {"__builtins__": {}})  # noqa: S307
+    except (RecursionError, SyntaxError, MemoryError):  # (nested too deep for a literal)
+        pass
+    frozen = marshal.dumps(value)
+    return lambda: marshal.loads(frozen)
 
 
 def _literal(value: Any) -> str | None:

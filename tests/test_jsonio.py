@@ -68,6 +68,10 @@ def test_copier_makes_fresh_equal_copies_in_key_order():
     assert original["b"][1]["c"] == make()["b"][1]["c"] == "x\n'\""
     unusual = copier({"n": float("nan"), 1: "a key that is not a string"})()  # copied the slow way
     assert unusual[1] == "a key that is not a string" and unusual["n"] != unusual["n"]
+    deep: list = []
+    for _ in range(300):  # deeper than the compiler nests a literal
+        deep = [deep]
+    assert copier(deep)() == deep and copier(deep)() is not deep
 
 
 @pytest.mark.parametrize("text, problem, path", [
