@@ -19,7 +19,10 @@ class TaskManager:
 
     The copy is made when the cached task is next changed, not at the save: until then the store
     and the cache hold the same object, which nobody changes (`_own`). What the store holds is
-    what the SDK's copy holds, and a task saved last in a request, as most are, is never copied."""
+    what the SDK's copy holds, and a task saved last in a request, as most are, is never copied.
+    Nor is all of it copied: only what the manager changes in place (`_spine`); the rest is shared
+    between the stored versions of a task, none of which is changed, and every answer is written
+    from fresh objects (`types.written`)."""
 
     def __init__(self, store: dict[str, dict], task_id: str, context_id: str, initial_message: dict | None) -> None:
         self.store, self.task_id, self.context_id = store, task_id, context_id
@@ -54,7 +57,7 @@ class TaskManager:
     def _own(self, task: dict[str, Any]) -> dict[str, Any]:
         """``task`` to change in place: the cached task is copied first while the store holds it too."""
         if self._shared and task is self.current:
-            task = self.current = copy_json(task)
+            task = self.current = _spine(task)
             self._shared = False
         return task
 
@@ -114,6 +117,32 @@ class TaskManager:
         task.setdefault("history", []).append(copy_json(message))
         self.current = task
         return task
+
+
+def _spine(task: dict[str, Any]) -> dict[str, Any]:
+    """``task`` copied as far as the manager changes a task in place: the task itself, its status,
+    history, metadata and artifacts, and each artifact with its parts and metadata (see
+    `TaskManager.save_task_event`, `update_with_message`, `_append_artifact`). The rest (the
+    history's messages, the status message, the parts, the metadata's values) is shared with
+    ``task``: the manager replaces or moves it whole, never changes it."""
+    out = dict(task)
+    for key in ("status", "metadata"):
+        if type(out.get(key)) is dict:
+            out[key] = dict(out[key])
+    if type(out.get("history")) is list:
+        out["history"] = list(out["history"])
+    if type(out.get("artifacts")) is list:
+        out["artifacts"] = [_artifact_spine(a) if type(a) is dict else a for a in out["artifacts"]]
+    return out
+
+
+def _artifact_spine(artifact: dict[str, Any]) -> dict[str, Any]:
+    out = dict(artifact)
+    if type(out.get("parts")) is list:
+        out["parts"] = list(out["parts"])
+    if type(out.get("metadata")) is dict:
+        out["metadata"] = dict(out["metadata"])
+    return out
 
 
 def _append_artifact(task: dict[str, Any], update: dict[str, Any]) -> None:

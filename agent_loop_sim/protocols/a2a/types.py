@@ -16,6 +16,8 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...jsonio import copy_json
+
 STRING, INT32, BOOL, BYTES, STRUCT, VALUE, TIMESTAMP = "string", "int32", "bool", "bytes", "struct", "value", "timestamp"
 
 
@@ -256,41 +258,54 @@ def written(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
     """``obj`` with its keys in the order protobuf's JSON writer (``MessageToDict``) emits them:
     the fields that hold a value in declaration order, then those that hold their default (only
     there when every field is printed), in declaration order; nested messages likewise. A
-    ``Struct``'s keys are left as they are (protobuf writes a map in no fixed order)."""
+    ``Struct``'s keys are left as they are (protobuf writes a map in no fixed order).
+
+    Every array and object of the answer is new: the value of a field that can hold one (a
+    ``Struct``, a ``Value``, a repeated scalar, a field the type does not declare) is copied, so
+    that what the agent keeps (its stored tasks, which share what they do not change) is never
+    part of an answer."""
     if len(obj) == 1:  # one key is in order whatever it holds (a part's text, an answer's payload)
         ((name, value),) = obj.items()
-        inner, repeated = _INNER[type_name].get(name, (None, False))
+        inner, repeated, copied = _INNER[type_name].get(name, (None, False, True))
         if inner is None or value is None:
-            return {name: value}
+            return {name: copy_json(value) if copied else value}
         return {name: [written(inner, v) for v in value] if repeated else written(inner, value)}
     out: dict[str, Any] = {}
     defaults = None
-    for name, presence, default, inner, repeated in _WRITING[type_name]:
+    for name, presence, default, inner, repeated, copied in _WRITING[type_name]:
         if name in obj:
             value = obj[name]
             if not presence and default == value:
-                defaults = (defaults or []) + [(name, inner, repeated)]
+                defaults = (defaults or []) + [(name, inner, repeated, copied)]
             elif inner is None or value is None:
-                out[name] = value
+                out[name] = copy_json(value) if copied else value
             else:
                 out[name] = [written(inner, v) for v in value] if repeated else written(inner, value)
-    for name, inner, repeated in defaults or ():
+    for name, inner, repeated, copied in defaults or ():
         value = obj[name]
-        out[name] = value if inner is None or value is None else (
-            [written(inner, v) for v in value] if repeated else written(inner, value))
+        if inner is None or value is None:
+            out[name] = copy_json(value) if copied else value
+        else:
+            out[name] = [written(inner, v) for v in value] if repeated else written(inner, value)
     if len(out) != len(obj):  # not a field of the type: kept, last
         known = _BY_JSON[type_name]
-        out.update((k, v) for k, v in obj.items() if k not in known)
+        out.update((k, copy_json(v)) for k, v in obj.items() if k not in known)
     return out
 
 
-#: What `written` asks of each field, type by type, as plain tuples in declaration order
-#: (JSON name, presence, default, message type, repeated): it runs for every answer's every level.
-_WRITING: dict[str, tuple[tuple[str, bool, Any, str | None, bool], ...]] = {
-    name: tuple((s.json, s.presence, s.default, s.inner, s.repeated) for s in specs) for name, specs in TYPES.items()}
-#: Each type's fields by JSON name -> (message type, repeated), for an object of one key.
-_INNER: dict[str, dict[str, tuple[str | None, bool]]] = {
-    name: {s.json: (s.inner, s.repeated) for s in specs} for name, specs in TYPES.items()}
+def _holds_containers(spec: FieldSpec) -> bool:
+    """Whether a field that is not a message can hold an array or an object (`written` copies its value)."""
+    return spec.inner is None and (spec.repeated or spec.kind in (STRUCT, VALUE))
+
+
+#: What `written` asks of each field, type by type, as plain tuples in declaration order (JSON
+#: name, presence, default, message type, repeated, value copied): it runs for every answer's every level.
+_WRITING: dict[str, tuple[tuple[str, bool, Any, str | None, bool, bool], ...]] = {
+    name: tuple((s.json, s.presence, s.default, s.inner, s.repeated, _holds_containers(s)) for s in specs)
+    for name, specs in TYPES.items()}
+#: Each type's fields by JSON name -> (message type, repeated, value copied), for an object of one key.
+_INNER: dict[str, dict[str, tuple[str | None, bool, bool]]] = {
+    name: {s.json: (s.inner, s.repeated, _holds_containers(s)) for s in specs} for name, specs in TYPES.items()}
 
 
 def with_every_field(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
