@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ...jsonio import copy_json
 from . import states
 from .ids import Clock, IdSource
 
@@ -151,8 +150,9 @@ class CreateTask:
         out.task_id = message.get("taskId") or out.ids.new()
         out.context_id = message.get("contextId") or out.ids.new()
         out.state = states.transition(None, states.SUBMITTED)
+        # (the message itself: the agent changes no message it holds, and writes every answer anew)
         task: dict[str, Any] = {"id": out.task_id, "contextId": out.context_id,
-                                "status": {"state": states.SUBMITTED}, "history": [copy_json(message)]}
+                                "status": {"state": states.SUBMITTED}, "history": [message]}
         out.events.append(Event("task", task))
 
 

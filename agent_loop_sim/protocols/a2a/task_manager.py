@@ -84,11 +84,13 @@ class TaskManager:
             return event.body
         task = self._own(self.ensure_task(event_task_id, event_context))
         if event.kind == "statusUpdate":
+            # (the status message and the event's status are taken as they are: nothing changes them,
+            # see `_spine`, and the event is written anew when it is sent, `types.written`)
             if "message" in task["status"]:
-                task.setdefault("history", []).append(copy_json(task["status"]["message"]))
+                task.setdefault("history", []).append(task["status"]["message"])
             if event.body.get("metadata"):
                 task.setdefault("metadata", {}).update(copy_json(event.body["metadata"]))
-            task["status"] = copy_json(event.body["status"])
+            task["status"] = event.body["status"]
         else:
             _append_artifact(task, event.body)
         self._save(task)
