@@ -205,7 +205,7 @@ def parse(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
     specs = TYPES[type_name]
     by_key = _BY_KEY[type_name]
     values: dict[str, Any] = {}
-    oneofs: dict[str, str] = {}
+    oneofs: dict[str, str] | None = None  # (made for the first member of a oneof met)
     for key, value in obj.items():
         spec = by_key.get(key)
         if spec is None:
@@ -214,7 +214,9 @@ def parse(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
             values.pop(spec.json, None)
             continue
         if spec.oneof:
-            if spec.oneof in oneofs and oneofs[spec.oneof] != spec.json:
+            if oneofs is None:
+                oneofs = {}
+            elif spec.oneof in oneofs and oneofs[spec.oneof] != spec.json:
                 raise ParseFailure(f"more than one field of oneof {spec.oneof!r}")
             oneofs[spec.oneof] = spec.json
         if spec.repeated:
@@ -234,7 +236,7 @@ def parse(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
 def required_violations(type_name: str, obj: dict[str, Any]) -> list[dict[str, str]]:
     """Every REQUIRED field missing from ``obj`` (already parsed), nested ones as ``a.b`` / ``a[0].b``."""
     errors: list[dict[str, str]] = []
-    for spec in TYPES[type_name]:
+    for spec in _CHECKED[type_name]:
         value = obj.get(spec.json)
         if spec.required:
             if spec.repeated and not value:
@@ -252,6 +254,12 @@ def required_violations(type_name: str, obj: dict[str, Any]) -> list[dict[str, s
                     errors.append({"field": f"{prefix}.{sub['field']}" if sub["field"] else prefix,
                                    "message": sub["message"]})
     return errors
+
+
+#: Each type's fields that `required_violations` looks at: the REQUIRED ones and the messages (a
+#: part, say, has none, and is not looked into field by field).
+_CHECKED: dict[str, tuple[FieldSpec, ...]] = {
+    name: tuple(s for s in specs if s.required or s.inner is not None) for name, specs in TYPES.items()}
 
 
 def written(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
