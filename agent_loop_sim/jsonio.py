@@ -13,7 +13,7 @@ import time
 import tempfile
 from itertools import compress
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .errors import InputError
 from .limits import DEPTH, FILE_BYTES
@@ -40,6 +40,48 @@ def copy_json(value: Any) -> Any:
     recursive copy in Python and four times as fast as ``json.loads(json.dumps(...))``.
     """
     return marshal.loads(marshal.dumps(value))
+
+
+def copier(value: Any) -> Callable[[], Any]:
+    """A function that returns a fresh deep copy of ``value``, a JSON value that never changes
+    (a fixture's tool listing): what ``copy_json`` would return, made twice as fast.
+
+    How: the value is written once as a Python literal and compiled into a function that
+    evaluates it, so that each call builds every array and object anew, as the interpreter
+    builds a literal, and decodes nothing (marshal decodes every string on every copy). Only
+    JSON's own types are written so (``repr`` of each is its literal); any other value, a number
+    with no literal (``nan``, ``inf``), or one nested deeper than the compiler takes, is copied
+    as ``copy_json`` copies it instead.
+    """
+    try:
+        source = _literal(value)
+        if source is not None:
+            return eval(compile(f"lambda: {source}", "<jsonio.copier>", "eval"), {"__builtins__": {}})  # noqa: S307
+    except (RecursionError, SyntaxError, MemoryError):  # (nested too deep for a literal)
+        pass
+    frozen = marshal.dumps(value)
+    return lambda: marshal.loads(frozen)
+
+
+def _literal(value: Any) -> str | None:
+    """``value`` as a Python literal that evaluates to an equal JSON value, or None."""
+    kind = type(value)
+    if kind is dict:
+        items = []
+        for k, v in value.items():
+            inner = _literal(v)
+            if type(k) is not str or inner is None:
+                return None
+            items.append(f"{k!r}: {inner}")
+        return "{" + ", ".join(items) + "}"
+    if kind is list:
+        inner_items = [_literal(v) for v in value]
+        return None if None in inner_items else "[" + ", ".join(inner_items) + "]"  # type: ignore[arg-type]
+    if kind is float:
+        return repr(value) if math.isfinite(value) else None
+    if kind in (str, int, bool) or value is None:
+        return repr(value)
+    return None
 
 
 def short_json(value: Any, limit: int = 200) -> str:

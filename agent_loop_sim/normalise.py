@@ -16,7 +16,7 @@ The A2A form, too, is made in the messages given (the engine's and the recorders
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any
 
 from .transcript import Message
 
@@ -89,34 +89,6 @@ TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2
 UNORDERED = frozenset({"metadata", "data"})
 
 
-def _a2a_form(obj: Any, string: Callable[[str], str], unordered: bool = False) -> Any:
-    """``obj`` in the normal form, made in place where no key is reordered (the caller's messages
-    are theirs to drop: no copy of every message is made only to be dropped with it)."""
-    kind = type(obj)  # JSON values only, so exact types will do
-    if kind is dict:
-        if unordered:  # (a small part of a message: rebuilt in sorted order)
-            return {k: _a2a_form(v, string, True) for k, v in sorted(obj.items())}
-        for k, v in obj.items():  # (values replaced, no key added or removed: safe while iterating)
-            # Scalars are handled here rather than by a call each: most values are scalars.
-            kind = type(v)
-            if kind is str:
-                if "-" in v:
-                    obj[k] = string(v)
-            elif kind is dict or kind is list:
-                obj[k] = _a2a_form(v, string, k in UNORDERED)
-        return obj
-    if kind is list:
-        for i, v in enumerate(obj):
-            kind = type(v)
-            if kind is str:
-                if "-" in v:
-                    obj[i] = string(v)
-            elif kind is dict or kind is list:
-                obj[i] = _a2a_form(v, string, unordered)
-        return obj
-    return string(obj) if kind is str and "-" in obj else obj
-
-
 def normalise_a2a(messages: list[Message]) -> list[Message]:
     ids: dict[str, str] = {}
     done: dict[str, str] = {}  # each string already put in the normal form in this session -> its form
@@ -136,6 +108,36 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
             form = done[text] = "<time>" if TIMESTAMP.match(text) else UUID.sub(rename, text)
         return form
 
-    for m in messages:  # (in place: see `_a2a_form`)
-        m.json = _a2a_form(m.json, string)
+    def a2a_form(obj: Any, unordered: bool = False) -> Any:
+        """``obj`` in the normal form, made in place where no key is reordered (the caller's messages
+        are theirs to drop: no copy of every message is made only to be dropped with it). A string
+        met before is looked up in ``done`` here (no form is empty), without a call of ``string``;
+        and this is a closure over both rather than a function they are passed to, for every
+        array and object of every message."""
+        kind = type(obj)  # JSON values only, so exact types will do
+        if kind is dict:
+            if unordered:  # (a small part of a message: rebuilt in sorted order)
+                return {k: a2a_form(v, True) for k, v in sorted(obj.items())}
+            for k, v in obj.items():  # (values replaced, no key added or removed: safe while iterating)
+                # Scalars are handled here rather than by a call each: most values are scalars.
+                kind = type(v)
+                if kind is str:
+                    if "-" in v:
+                        obj[k] = done.get(v) or string(v)
+                elif kind is dict or kind is list:
+                    obj[k] = a2a_form(v, k in UNORDERED)
+            return obj
+        if kind is list:
+            for i, v in enumerate(obj):
+                kind = type(v)
+                if kind is str:
+                    if "-" in v:
+                        obj[i] = done.get(v) or string(v)
+                elif kind is dict or kind is list:
+                    obj[i] = a2a_form(v, unordered)
+            return obj
+        return string(obj) if kind is str and "-" in obj else obj
+
+    for m in messages:  # (in place: see `a2a_form`)
+        m.json = a2a_form(m.json)
     return messages

@@ -7,6 +7,7 @@ of every message was an eighth of the engine's time); this test is what makes th
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -77,3 +78,42 @@ def test_a_shared_object_is_seen(monkeypatch):
     monkeypatch.setattr(wire_2025_11_25, "copy_json", lambda value: value)
     assert shared(bodies(engine.play(session)), [fixture.CONFIRM_SCHEMA]) != set()
     assert shared(bodies(engine.play(session)), bodies(engine.play(session))) != set()
+
+
+class _RecordingStore(dict):
+    """A task store that keeps each task saved, and its JSON at the time it was saved."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.saved: list[tuple[Any, str]] = []
+
+    def __setitem__(self, key: str, task: Any) -> None:
+        self.saved.append((task, json.dumps(task)))
+        super().__setitem__(key, task)
+
+
+A2A_SESSIONS = [s for s in SESSIONS if s.family == "a2a"]
+
+
+@pytest.mark.parametrize("session", A2A_SESSIONS, ids=[s.name for s in A2A_SESSIONS])
+def test_a_stored_task_is_never_changed(session, monkeypatch):
+    """The agent's stored tasks share what they do not change with the versions saved before them
+    (a task is copied only as far as the task manager changes it): no saved version changes, not
+    while the session is played, nor when its messages are put in the normal form."""
+    from agent_loop_sim.protocols.a2a import request_handler
+
+    stores: list[_RecordingStore] = []
+    setup = request_handler.RequestHandler.__init__
+
+    def with_recording_store(self, *args, **kwargs):
+        setup(self, *args, **kwargs)
+        self.tasks = _RecordingStore()
+        stores.append(self.tasks)
+
+    monkeypatch.setattr(request_handler.RequestHandler, "__init__", with_recording_store)
+    try:
+        engine.run_session(session)
+    except InputError:
+        return
+    changed = [text for store in stores for task, text in store.saved if json.dumps(task) != text]
+    assert changed == [], "a stored version of a task changed after it was saved"

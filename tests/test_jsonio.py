@@ -54,6 +54,26 @@ def test_copy_json_is_deep_and_keeps_key_order():
     assert original["b"][1]["c"] == "x"
 
 
+def test_copier_makes_fresh_equal_copies_in_key_order():
+    from agent_loop_sim.jsonio import copier
+
+    original = {"b": [1, {"c": "x\n'\"", "é": []}], "a": None, "d": 1.5, "e": True, "f": {}, "g": -2}
+    make = copier(original)
+    first, second = make(), make()
+    assert first == original == second and list(first) == ["b", "a", "d", "e", "f", "g"]
+    assert type(first["b"][0]) is int and type(first["d"]) is float and first["e"] is True
+    assert first["b"] is not second["b"] and first["b"][1] is not second["b"][1]
+    assert first["f"] is not second["f"] and first["b"][1]["é"] is not second["b"][1]["é"]
+    first["b"][1]["c"] = "changed"
+    assert original["b"][1]["c"] == make()["b"][1]["c"] == "x\n'\""
+    unusual = copier({"n": float("nan"), 1: "a key that is not a string"})()  # copied the slow way
+    assert unusual[1] == "a key that is not a string" and unusual["n"] != unusual["n"]
+    deep: list = []
+    for _ in range(300):  # deeper than the compiler nests a literal
+        deep = [deep]
+    assert copier(deep)() == deep and copier(deep)() is not deep
+
+
 @pytest.mark.parametrize("text, problem, path", [
     ('{"a": [1, NaN]}', "NaN is not a JSON number", "$.a[1]"),
     ('{"a": {"b": -Infinity}}', "-Infinity is not a JSON number", "$.a.b"),

@@ -11,7 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
+
+from ...jsonio import copier
 
 WELL_KNOWN_PATH = "/.well-known/agent-card.json"
 
@@ -53,9 +55,12 @@ class AgentCard:
     skills: tuple[Skill, ...] = field(default_factory=tuple)
     #: the card's ETag, derived once from the fields above (it is sent with every card served)
     tag: str = field(default="", init=False, repr=False, compare=False)
+    #: makes `to_json` anew for each card served, derived once from the fields above (`jsonio.copier`)
+    served: Callable[[], dict[str, Any]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tag", self.etag())
+        object.__setattr__(self, "served", copier(self.to_json()))
 
     def to_json(self) -> dict[str, Any]:
         """The card as the SDK writes it."""
@@ -99,4 +104,4 @@ def serve_card(card: AgentCard, if_none_match: str | None) -> tuple[int, list[tu
     if if_none_match and if_none_match_hits(if_none_match, etag):
         return 304, [("ETag", etag)], None
     # The SDK's route sets the ETag; Starlette's JSONResponse adds Content-Type after it.
-    return 200, [("ETag", etag), ("Content-Type", "application/json")], card.to_json()
+    return 200, [("ETag", etag), ("Content-Type", "application/json")], card.served()

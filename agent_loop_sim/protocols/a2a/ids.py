@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 
 _NAMESPACE = uuid.UUID("6f1c1f8e-2d4b-4b7a-9a53-a2a000000000")
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"  # protobuf's Timestamp in JSON, as the SDK writes it
@@ -24,11 +25,19 @@ class IdSource:
     def __init__(self, party: str) -> None:
         self.party = party
         self.count = 0
-        self._head = uuid5(_NAMESPACE, party)[:24]  # "xxxxxxxx-xxxx-5xxx-yxxx-"
+        self._head = _head(party)
 
     def new(self) -> str:
         self.count += 1
         return f"{self._head}{self.count:012x}"
+
+
+@lru_cache(maxsize=64)
+def _head(party: str) -> str:
+    """The fixed part of a party's ids, ``uuid5(namespace, party)`` up to its node: "xxxxxxxx-xxxx-5xxx-yxxx-".
+    (Cached: a pure function of the party's name, and every session makes a source per party;
+    the hash cost more than the rest of setting up a session's agent.)"""
+    return uuid5(_NAMESPACE, party)[:24]
 
 
 def uuid5(namespace: uuid.UUID, name: str) -> str:

@@ -54,7 +54,7 @@ def is_final_event(event: Any) -> bool:
         return True
     task = _task_in(result)
     state = (task or {}).get("status") or {}
-    return state.get("state") in states.TERMINAL | states.INTERRUPTED
+    return state.get("state") in states.STOPPED
 
 
 class Orchestrator:

@@ -14,7 +14,6 @@ import binascii
 import json
 from typing import Any, Iterator
 
-from ...jsonio import copy_json
 from . import states, types
 from .active_task import ActiveTask, NotModelled, refusal
 from .card import AgentCard
@@ -32,16 +31,18 @@ class StreamHangs(Exception):
 
 
 def apply_history_length(task: dict[str, Any], config: dict[str, Any] | None) -> dict[str, Any]:
-    """The task with its history cut to the last ``historyLength`` messages (0: none), if asked."""
+    """The task with its history cut to the last ``historyLength`` messages (0: none), if asked:
+    a new task object when cut, sharing the rest (an answer is written from fresh objects,
+    `types.written`, and nothing the task holds is changed in place)."""
     if not config or "historyLength" not in config:
         return task
     length = config["historyLength"]
     history = task.get("history", [])
     if length == 0 and history:
-        task = copy_json(task)
+        task = dict(task)
         del task["history"]
     elif length > 0 and len(history) > length:
-        task = copy_json(task)
+        task = dict(task)
         task["history"] = history[-length:]
     return task
 
@@ -87,20 +88,20 @@ class RequestHandler:
         task = self.tasks.get(params["id"])
         if task is None:
             raise A2AError("TaskNotFoundError")
-        return apply_history_length(copy_json(task), params)
+        return apply_history_length(task, params)  # (read only: the answer is written anew, `types.written`)
 
     def _cancel_task(self, params: dict[str, Any]) -> dict[str, Any]:
         stored = self.tasks.get(params["id"])
         if stored is None:
             raise A2AError("TaskNotFoundError")
-        task = copy_json(stored)
+        task = {**stored, "status": dict(stored["status"])}  # (the stored task is replaced, not changed)
         try:
             task["status"]["state"] = states.transition(task["status"]["state"], states.CANCEL)
         except states.IllegalTransition:
             raise refusal(states.CANCEL, task) from None
         # Nothing of the agent runs for a parked task: the handler writes the new state over
         # the stored status, keeping its message and timestamp; the agent's cancel is not called.
-        self.tasks[task["id"]] = copy_json(task)
+        self.tasks[task["id"]] = task  # (the answer is written anew from it, `types.written`)
         return task
 
     def _begin(self, params: dict[str, Any]) -> tuple[ActiveTask, dict[str, Any], str]:
@@ -136,7 +137,7 @@ class RequestHandler:
                 if result is None and event.kind in ("task", "message"):
                     result = event
                 continue
-            if event.kind == "task" and event.body["status"]["state"] in states.TERMINAL | states.INTERRUPTED:
+            if event.kind == "task" and event.body["status"]["state"] in states.STOPPED:
                 result = event
                 if event.body["status"]["state"] != states.FAILED:
                     break
@@ -146,7 +147,7 @@ class RequestHandler:
             task = run.manager.get_task()
             if task is None:
                 raise StreamHangs("the agent published neither a task nor a message; SendMessage would wait for ever")
-            result = Event("task", copy_json(task))
+            result = Event("task", task)  # (read only: the answer is written anew, `types.written`)
         if result.kind == "task":
             return {"task": apply_history_length(result.body, params.get("configuration"))}
         return {"message": result.body}
@@ -178,7 +179,7 @@ class RequestHandler:
         run = ActiveTask(self, params["id"], "", None)
         run.start(create_if_missing=False)
         # The current task first; then the agent waits for a request that never comes here.
-        return iter([Event("task", copy_json(run.manager.get_task()))]), True
+        return iter([Event("task", run.manager.get_task())]), True  # (read only, as above)
 
     def _list_tasks(self, params: dict[str, Any]) -> dict[str, Any]:
         _check_history_length(params)
@@ -189,7 +190,7 @@ class RequestHandler:
                 raise A2AError("InvalidParamsError", f"maximum page size is {MAX_PAGE_SIZE}")
         if "statusTimestampAfter" in params:
             raise NotModelled("ListTasks timestamp filters")
-        tasks = [copy_json(t) for t in self.tasks.values()]
+        tasks = [dict(t) for t in self.tasks.values()]  # (only their own members are dropped below)
         if params.get("contextId"):
             tasks = [t for t in tasks if t.get("contextId", "") == params["contextId"]]
         if params.get("status"):

@@ -18,9 +18,9 @@ break) and ``{subject}`` the same text without the script's ``subject_prefix``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
-from ...jsonio import copy_json
 from . import states
 from .ids import Clock, IdSource
 
@@ -48,7 +48,7 @@ class Turn:
     context_id: str
     current_task: dict[str, Any] | None
 
-    @property
+    @cached_property  # (every condition tried and every text filled asks it; the message stays as it is)
     def text(self) -> str:
         return "\n".join(p["text"] for p in self.message.get("parts", []) if "text" in p)
 
@@ -150,8 +150,9 @@ class CreateTask:
         out.task_id = message.get("taskId") or out.ids.new()
         out.context_id = message.get("contextId") or out.ids.new()
         out.state = states.transition(None, states.SUBMITTED)
+        # (the message itself: the agent changes no message it holds, and writes every answer anew)
         task: dict[str, Any] = {"id": out.task_id, "contextId": out.context_id,
-                                "status": {"state": states.SUBMITTED}, "history": [copy_json(message)]}
+                                "status": {"state": states.SUBMITTED}, "history": [message]}
         out.events.append(Event("task", task))
 
 

@@ -16,6 +16,8 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...jsonio import copy_json
+
 STRING, INT32, BOOL, BYTES, STRUCT, VALUE, TIMESTAMP = "string", "int32", "bool", "bytes", "struct", "value", "timestamp"
 
 
@@ -158,6 +160,10 @@ def _scalar(spec: FieldSpec, value: Any) -> Any:
         if not isinstance(value, str):
             raise ParseFailure(f"{spec.name}: expected a string")
         return value
+    if spec.inner is not None:  # (before the other kinds: messages are the next most common)
+        if not isinstance(value, dict):
+            raise ParseFailure(f"{spec.name}: expected an object")
+        return parse(spec.inner, value)
     if kind == INT32:
         if isinstance(value, bool) or not isinstance(value, int) or not -2**31 <= value < 2**31:
             raise ParseFailure(f"{spec.name}: expected a 32-bit integer")
@@ -187,10 +193,6 @@ def _scalar(spec: FieldSpec, value: Any) -> Any:
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
             return names[value]
         raise ParseFailure(f"{spec.name}: not a {kind[5:]}")
-    if kind.startswith("message:"):
-        if not isinstance(value, dict):
-            raise ParseFailure(f"{spec.name}: expected an object")
-        return parse(kind[8:], value)
     raise ParseFailure(f"{spec.name}: the engine does not model {kind} fields")
 
 
@@ -203,7 +205,7 @@ def parse(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
     specs = TYPES[type_name]
     by_key = _BY_KEY[type_name]
     values: dict[str, Any] = {}
-    oneofs: dict[str, str] = {}
+    oneofs: dict[str, str] | None = None  # (made for the first member of a oneof met)
     for key, value in obj.items():
         spec = by_key.get(key)
         if spec is None:
@@ -212,7 +214,9 @@ def parse(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
             values.pop(spec.json, None)
             continue
         if spec.oneof:
-            if spec.oneof in oneofs and oneofs[spec.oneof] != spec.json:
+            if oneofs is None:
+                oneofs = {}
+            elif spec.oneof in oneofs and oneofs[spec.oneof] != spec.json:
                 raise ParseFailure(f"more than one field of oneof {spec.oneof!r}")
             oneofs[spec.oneof] = spec.json
         if spec.repeated:
@@ -223,15 +227,16 @@ def parse(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
             values[spec.json] = _scalar(spec, value)
     out = {}
     for spec in specs:  # declaration order, defaults of fields without presence dropped
-        if spec.json in values and (spec.presence or not _is_default(spec, values[spec.json])):
-            out[spec.json] = values[spec.json]
+        name = spec.json
+        if name in values and (spec.presence or spec.default != values[name]):  # (`_is_default`, inline)
+            out[name] = values[name]
     return out
 
 
 def required_violations(type_name: str, obj: dict[str, Any]) -> list[dict[str, str]]:
     """Every REQUIRED field missing from ``obj`` (already parsed), nested ones as ``a.b`` / ``a[0].b``."""
     errors: list[dict[str, str]] = []
-    for spec in TYPES[type_name]:
+    for spec in _CHECKED[type_name]:
         value = obj.get(spec.json)
         if spec.required:
             if spec.repeated and not value:
@@ -241,43 +246,74 @@ def required_violations(type_name: str, obj: dict[str, Any]) -> list[dict[str, s
         if spec.inner is not None and value is not None:
             items = list(enumerate(value)) if spec.repeated else [(None, value)]
             for index, item in items:
+                subs = required_violations(spec.inner, item)
+                if not subs:  # (nearly always: the prefix is written only for an error)
+                    continue
                 prefix = spec.name if index is None else f"{spec.name}[{index}]"
-                for sub in required_violations(spec.inner, item):
+                for sub in subs:
                     errors.append({"field": f"{prefix}.{sub['field']}" if sub["field"] else prefix,
                                    "message": sub["message"]})
     return errors
+
+
+#: Each type's fields that `required_violations` looks at: the REQUIRED ones and the messages (a
+#: part, say, has none, and is not looked into field by field).
+_CHECKED: dict[str, tuple[FieldSpec, ...]] = {
+    name: tuple(s for s in specs if s.required or s.inner is not None) for name, specs in TYPES.items()}
 
 
 def written(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
     """``obj`` with its keys in the order protobuf's JSON writer (``MessageToDict``) emits them:
     the fields that hold a value in declaration order, then those that hold their default (only
     there when every field is printed), in declaration order; nested messages likewise. A
-    ``Struct``'s keys are left as they are (protobuf writes a map in no fixed order)."""
+    ``Struct``'s keys are left as they are (protobuf writes a map in no fixed order).
+
+    Every array and object of the answer is new: the value of a field that can hold one (a
+    ``Struct``, a ``Value``, a repeated scalar, a field the type does not declare) is copied, so
+    that what the agent keeps (its stored tasks, which share what they do not change) is never
+    part of an answer."""
+    if len(obj) == 1:  # one key is in order whatever it holds (a part's text, an answer's payload)
+        ((name, value),) = obj.items()
+        inner, repeated, copied = _INNER[type_name].get(name, (None, False, True))
+        if inner is None or value is None:
+            return {name: copy_json(value) if copied else value}
+        return {name: [written(inner, v) for v in value] if repeated else written(inner, value)}
     out: dict[str, Any] = {}
     defaults = None
-    for name, presence, default, inner, repeated in _WRITING[type_name]:
+    for name, presence, default, inner, repeated, copied in _WRITING[type_name]:
         if name in obj:
             value = obj[name]
             if not presence and default == value:
-                defaults = (defaults or []) + [(name, inner, repeated)]
+                defaults = (defaults or []) + [(name, inner, repeated, copied)]
             elif inner is None or value is None:
-                out[name] = value
+                out[name] = copy_json(value) if copied else value
             else:
                 out[name] = [written(inner, v) for v in value] if repeated else written(inner, value)
-    for name, inner, repeated in defaults or ():
+    for name, inner, repeated, copied in defaults or ():
         value = obj[name]
-        out[name] = value if inner is None or value is None else (
-            [written(inner, v) for v in value] if repeated else written(inner, value))
+        if inner is None or value is None:
+            out[name] = copy_json(value) if copied else value
+        else:
+            out[name] = [written(inner, v) for v in value] if repeated else written(inner, value)
     if len(out) != len(obj):  # not a field of the type: kept, last
         known = _BY_JSON[type_name]
-        out.update((k, v) for k, v in obj.items() if k not in known)
+        out.update((k, copy_json(v)) for k, v in obj.items() if k not in known)
     return out
 
 
-#: What `written` asks of each field, type by type, as plain tuples in declaration order
-#: (JSON name, presence, default, message type, repeated): it runs for every answer's every level.
-_WRITING: dict[str, tuple[tuple[str, bool, Any, str | None, bool], ...]] = {
-    name: tuple((s.json, s.presence, s.default, s.inner, s.repeated) for s in specs) for name, specs in TYPES.items()}
+def _holds_containers(spec: FieldSpec) -> bool:
+    """Whether a field that is not a message can hold an array or an object (`written` copies its value)."""
+    return spec.inner is None and (spec.repeated or spec.kind in (STRUCT, VALUE))
+
+
+#: What `written` asks of each field, type by type, as plain tuples in declaration order (JSON
+#: name, presence, default, message type, repeated, value copied): it runs for every answer's every level.
+_WRITING: dict[str, tuple[tuple[str, bool, Any, str | None, bool, bool], ...]] = {
+    name: tuple((s.json, s.presence, s.default, s.inner, s.repeated, _holds_containers(s)) for s in specs)
+    for name, specs in TYPES.items()}
+#: Each type's fields by JSON name -> (message type, repeated, value copied), for an object of one key.
+_INNER: dict[str, dict[str, tuple[str | None, bool, bool]]] = {
+    name: {s.json: (s.inner, s.repeated, _holds_containers(s)) for s in specs} for name, specs in TYPES.items()}
 
 
 def with_every_field(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:

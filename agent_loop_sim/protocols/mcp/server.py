@@ -7,11 +7,10 @@ always give the same messages.
 from __future__ import annotations
 
 import itertools
-import marshal
 from dataclasses import dataclass, field
-from typing import Any, Generator
+from typing import Any, Callable, Generator
 
-from ...jsonio import copy_json
+from ...jsonio import copier, copy_json
 from . import jsonrpc, wire_2025_11_25, wire_2026_07_28
 from .definition import (
     ArgumentsRejected,
@@ -372,18 +371,19 @@ class ServerConnection:
 
 # --- helpers ------------------------------------------------------------------------------------
 
-#: (era, server definition) -> the definition and its tools as ``tools/list`` shows them, marshalled:
-#: derived once per fixture (hashing the frozen tools for each listing's cache look-up cost more
-#: than the listing), and a fresh copy made for each answer
-_LISTED: dict[tuple[Era, int], tuple[ServerDefinition, bytes]] = {}
+#: (era, server definition) -> the definition and a function that makes its tools as ``tools/list``
+#: shows them (`jsonio.copier`): derived once per fixture (hashing the frozen tools for each
+#: listing's cache look-up cost more than the listing), and a fresh copy made for each answer
+_LISTED: dict[tuple[Era, int], tuple[ServerDefinition, Callable[[], list[dict[str, Any]]]]] = {}
 
 
 def _tools_listed(wire: Wire, definition: ServerDefinition) -> list[dict[str, Any]]:
     listed = _LISTED.get((wire.ERA, id(definition)))
     if listed is None or listed[0] is not definition:  # (an id can be reused once its object is gone)
         listed = _LISTED[(wire.ERA, id(definition))] = (
-            definition, marshal.dumps([wire.tool_listing(t) for t in definition.tools]))
-    return marshal.loads(listed[1])
+            definition, copier([wire.tool_listing(t) for t in definition.tools]))
+    return listed[1]()
+
 
 def _value_result(value: Any) -> dict[str, Any]:
     return {"content": [{"text": str(value), "type": "text"}], "isError": False, "structuredContent": {"result": value}}
@@ -435,8 +435,7 @@ def lax_bool(value: Any) -> bool | None:
     return None
 
 
-def _fits(value: Any, kind: Any) -> bool:
-    return value in kind if isinstance(kind, tuple) else isinstance(value, kind)
+_NO_FIELDS: dict[str, tuple[Any, bool]] = {}
 
 
 def _check_params(method: str, params: dict[str, Any] | None, wire: Wire) -> None:
@@ -444,9 +443,12 @@ def _check_params(method: str, params: dict[str, Any] | None, wire: Wire) -> Non
     if "_meta" in p:
         _check_meta(p["_meta"])
     # A member the revision's model does not name is ignored (the handshake era's inputResponses).
-    for key, (kind, required) in wire.PARAMS_FIELDS.get(method, {}).items():
+    for key, (kind, required) in wire.PARAMS_FIELDS.get(method, _NO_FIELDS).items():
         value = p.get(key)
-        if (value is None and required) or (value is not None and not _fits(value, kind)):
+        if value is None:
+            if required:
+                raise invalid_params()
+        elif not (value in kind if type(kind) is tuple else isinstance(value, kind)):  # (a tuple: the values accepted)
             raise invalid_params()
     if method == "prompts/get" and not all(isinstance(v, str) for v in (p.get("arguments") or {}).values()):
         raise invalid_params()  # prompt arguments are strings

@@ -47,18 +47,18 @@ def play_raw(lines: list[str], server: ServerConnection, observe: Observer | Non
 
 def play_client(client: ClientModel, server: ServerConnection, observe: Observer | None = None) -> list[Message]:
     log: list[Message] = []
-    wire: deque[tuple[str, dict[str, Any]]] = deque(("client", m) for m in client.start())
+    # The wire holds each message as it will be logged (its sender says whom it goes to).
+    wire: deque[Message] = deque(Message("client", "server", m) for m in client.start())
     while wire:
-        sender, message = wire.popleft()
+        logged = wire.popleft()
+        log.append(logged)
         # The log and the peer both get the message itself, not a copy: the models build every
         # message from fresh objects and neither changes what it was sent, so nothing in a
         # transcript is shared with the models' own objects (tests/test_engine_isolation.py).
-        if sender == "client":
-            log.append(Message("client", "server", message))
-            wire.extend([("server", m) for m in server.receive_decoded(jsonrpc.classify(message))])
+        if logged.sender == "client":
+            wire.extend([Message("server", "client", m) for m in server.receive_decoded(jsonrpc.classify(logged.json))])
         else:
-            log.append(Message("server", "client", message))
-            wire.extend([("client", m) for m in client.receive(message)])
+            wire.extend([Message("client", "server", m) for m in client.receive(logged.json)])
         if observe is not None:
             observe(len(log), server.state())
     return log

@@ -97,8 +97,8 @@ def envelope_version(params: dict[str, Any] | None) -> str:
     if not isinstance(meta, dict):
         raise ProtocolError(INVALID_PARAMS, "params._meta must be an object carrying the required "
                             f"{META_PROTOCOL_VERSION!r} and {META_CLIENT_CAPABILITIES!r} envelope keys")
-    missing = [k for k in (META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES) if k not in meta]
-    if missing:
+    if META_PROTOCOL_VERSION not in meta or META_CLIENT_CAPABILITIES not in meta:
+        missing = [k for k in (META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES) if k not in meta]
         raise ProtocolError(INVALID_PARAMS, f"params._meta is missing the required envelope key(s): {', '.join(missing)}")
     version = meta[META_PROTOCOL_VERSION]
     if not isinstance(version, str):
