@@ -10,8 +10,9 @@ the median of at least five runs, with its min-max. No side is slowed on purpose
 P0  the engine and the check on every committed session (the pinned releases), against the
     JSON floor: ``json.loads`` of the same recordings plus ``==`` against a copy
                                                   goal: engine <= 2x, check <= 3x the floor
-P1  the engine on the 26 sessions of the seed page in process, against the live SDK recording
-    of the same sessions, one session at a time, with the recorder as shipped
+P1  the engine on the 26 sessions of the seed page in process (9 runs in a row in each slot,
+    their median; the slot's first run, just after the live side, printed too), against the
+    live SDK recording of the same sessions, one session at a time, with the recorder as shipped
                                                                  goal: >= 1000x faster
 P2  `mkdocs build` with the conformance hooks, against the same site built from the pages
     already rendered (hooks off)                                 goal: <= 1.10x
@@ -138,6 +139,7 @@ def p0_floor(project: Project, pairs: int) -> tuple[str, bool]:
 
 
 SEED_FILES = ["scenarios/mcp.json", "scenarios/a2a.json"]  # the 26 sessions of the seed page
+ENGINE_RUNS = 9  # P1: the engine's runs in a row in each of its slots
 
 
 def p1_engine_vs_live(project: Project, pairs: int) -> tuple[str, bool]:
@@ -152,12 +154,27 @@ def p1_engine_vs_live(project: Project, pairs: int) -> tuple[str, bool]:
         for f in files:
             record_live(project, f, 30.0, 1)
 
-    live, ours = paired(timed(record), timed(run_engine), pairs, warmup=1)
-    faster = ratios(live, ours)
+    # The engine's slot: its first run, just after the live side's processes (CPU caches cold),
+    # then ENGINE_RUNS more, as a test suite calling the engine again and again runs it; both
+    # are printed, and the verdict is on the second (a 5 ms figure after a 4 s process says more
+    # about the caches than about the engine).
+    first_runs: list[float] = []
+    engine_once = timed(run_engine)
+
+    def engine_slot() -> float:
+        first_runs.append(engine_once())
+        return statistics.median(engine_once() for _ in range(ENGINE_RUNS))
+
+    live, ours = paired(timed(record), engine_slot, pairs, warmup=1)
+    first_runs = first_runs[-len(ours):]  # (the warm-up pair's dropped, as paired drops it)
+    faster, faster_first = ratios(live, ours), ratios(live, first_runs)
     ok = statistics.median(faster) >= 1000
-    return (f"P1 engine {spread([x * 1e3 for x in ours], '.1f')} ms for {len(sessions)} sessions vs the live SDK one "
-            f"session at a time {spread(live, '.2f')} s: {spread(faster, ',.0f')}x faster, {pairs_note(pairs)} "
-            f"(goal >= 1000x): {verdict(ok)}", ok)
+    return "\n".join([
+        f"P1 engine {spread([x * 1e3 for x in ours], '.1f')} ms for {len(sessions)} sessions (in process, the median of "
+        f"{ENGINE_RUNS} runs in a row) vs the live SDK one session at a time {spread(live, '.2f')} s: "
+        f"{spread(faster, ',.0f')}x faster, {pairs_note(pairs)} (goal >= 1000x): {verdict(ok)}",
+        f"   the engine's first run in each pair, just after the live side: {spread([x * 1e3 for x in first_runs], '.1f')} "
+        f"ms, {spread(faster_first, ',.0f')}x faster"]), ok
 
 
 def p2_hook_overhead(project: Project, pairs: int) -> tuple[str, bool]:
