@@ -42,8 +42,9 @@ def har_path(session: str) -> str:
     return f"exports/a2a/{session}.har"
 
 
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+#: JSON on one line, as json.dumps(value, ensure_ascii=False, separators=(",", ":")) writes it
+#: (one encoder for every message: json.dumps makes a new one per call when given options).
+_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 # --- JSON Lines -----------------------------------------------------------------------------------
@@ -55,13 +56,10 @@ _LINE_BREAKS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
 
 def transcript_jsonl(transcript: Transcript) -> str:
     """One line per message, numbered from 1, as a recording file writes it."""
-    lines = []
-    for n, m in enumerate(transcript.messages, 1):
-        line = _compact(m.to_dict(n))
-        for char, escaped in _LINE_BREAKS.items():
-            line = line.replace(char, escaped)
-        lines.append(line + "\n")
-    return "".join(lines)
+    text = "".join(_compact(m.to_dict(n)) + "\n" for n, m in enumerate(transcript.messages, 1))
+    for char, escaped in _LINE_BREAKS.items():  # (inside strings only: JSON has them nowhere else)
+        text = text.replace(char, escaped)
+    return text
 
 
 def read_jsonl(text: str) -> list[Message]:
