@@ -51,3 +51,14 @@ def test_schemas_are_the_sdks():
         assert tool.input_schema() == sdk_tool.parameters
         assert tool.output_schema() == sdk_tool.fn_metadata.output_schema
         assert tool.description == sdk_tool.description
+
+
+def test_what_a_server_derives_is_kept_with_its_definition():
+    from agent_loop_sim.protocols.mcp.definition import ServerDefinition
+
+    made: list[str] = []
+    one, other = ServerDefinition("a", "1"), ServerDefinition("a", "1")  # equal, but two definitions
+    assert one.derived("k", lambda: made.append("one") or 1) == 1
+    assert one.derived("k", lambda: made.append("again") or 2) == 1  # made once
+    assert other.derived("k", lambda: made.append("other") or 3) == 3  # not shared with an equal one
+    assert made == ["one", "other"] and one == other

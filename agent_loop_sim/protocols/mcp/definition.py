@@ -148,6 +148,8 @@ class ServerDefinition:
     # Derived once from the above (the server looks one up for nearly every request): each name
     # or URI -> the first tool, resource or prompt that has it.
     _named: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # What a server derives from the definition once and keeps beside it (`derived`).
+    _derived: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for kind, items, key in (("tool", self.tools, "name"), ("resource", self.resources, "uri"),
@@ -163,6 +165,13 @@ class ServerDefinition:
 
     def prompt(self, name: str) -> Prompt | None:
         return self._named.get(("prompt", name))
+
+    def derived(self, key: Any, make: Callable[[], Any]) -> Any:
+        """What ``make()`` derives from this definition, made the first time ``key`` is asked for
+        and kept with the definition (it lives as long as the definition does, and no longer)."""
+        if key not in self._derived:
+            self._derived[key] = make()
+        return self._derived[key]
 
 
 # --- argument validation, as pydantic's lax mode does it ---------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generator
+from typing import Any, Generator
 
 from ...jsonio import copier, copy_json
 from . import jsonrpc, wire_2025_11_25, wire_2026_07_28
@@ -371,18 +371,13 @@ class ServerConnection:
 
 # --- helpers ------------------------------------------------------------------------------------
 
-#: (era, server definition) -> the definition and a function that makes its tools as ``tools/list``
-#: shows them (`jsonio.copier`): derived once per fixture (hashing the frozen tools for each
-#: listing's cache look-up cost more than the listing), and a fresh copy made for each answer
-_LISTED: dict[tuple[Era, int], tuple[ServerDefinition, Callable[[], list[dict[str, Any]]]]] = {}
-
-
 def _tools_listed(wire: Wire, definition: ServerDefinition) -> list[dict[str, Any]]:
-    listed = _LISTED.get((wire.ERA, id(definition)))
-    if listed is None or listed[0] is not definition:  # (an id can be reused once its object is gone)
-        listed = _LISTED[(wire.ERA, id(definition))] = (
-            definition, copier([wire.tool_listing(t) for t in definition.tools]))
-    return listed[1]()
+    """The fixture's tools as ``tools/list`` shows them in ``wire``'s era, a fresh copy for each
+    answer: the listing is derived once per definition and era (`jsonio.copier` makes the copies;
+    hashing the frozen tools for each listing's look-up cost more than the listing)."""
+    make = definition.derived(("tools/list", wire.ERA),
+                              lambda: copier([wire.tool_listing(t) for t in definition.tools]))
+    return make()
 
 
 def _value_result(value: Any) -> dict[str, Any]:
