@@ -274,10 +274,7 @@ def written(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
     part of an answer."""
     if len(obj) == 1:  # one key is in order whatever it holds (a part's text, an answer's payload)
         ((name, value),) = obj.items()
-        inner, repeated, copied = _INNER[type_name].get(name, (None, False, True))
-        if inner is None or value is None:
-            return {name: copy_json(value) if copied else value}
-        return {name: [written(inner, v) for v in value] if repeated else written(inner, value)}
+        return {name: _field_written(value, *_INNER[type_name].get(name, (None, False, True)))}
     out: dict[str, Any] = {}
     defaults = None
     for name, presence, default, inner, repeated, copied in _WRITING[type_name]:
@@ -285,20 +282,22 @@ def written(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
             value = obj[name]
             if not presence and default == value:
                 defaults = (defaults or []) + [(name, inner, repeated, copied)]
-            elif inner is None or value is None:
-                out[name] = copy_json(value) if copied else value
             else:
-                out[name] = [written(inner, v) for v in value] if repeated else written(inner, value)
+                out[name] = _field_written(value, inner, repeated, copied)
     for name, inner, repeated, copied in defaults or ():
-        value = obj[name]
-        if inner is None or value is None:
-            out[name] = copy_json(value) if copied else value
-        else:
-            out[name] = [written(inner, v) for v in value] if repeated else written(inner, value)
+        out[name] = _field_written(obj[name], inner, repeated, copied)
     if len(out) != len(obj):  # not a field of the type: kept, last
         known = _BY_JSON[type_name]
         out.update((k, copy_json(v)) for k, v in obj.items() if k not in known)
     return out
+
+
+def _field_written(value: Any, inner: str | None, repeated: bool, copied: bool) -> Any:
+    """A field's value as `written` writes it: a message (or each of them) in its order, a value
+    that can hold arrays or objects copied, any other as it is."""
+    if inner is None or value is None:
+        return copy_json(value) if copied else value
+    return [written(inner, v) for v in value] if repeated else written(inner, value)
 
 
 def _holds_containers(spec: FieldSpec) -> bool:
