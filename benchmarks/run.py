@@ -200,8 +200,7 @@ def p2_hook_overhead(project: Project, pairs: int) -> tuple[str, bool]:
                            browser.PLAYGROUND_PAGE: browser.playground_page(runtime)}.items():
             (plain / "docs" / path).parent.mkdir(parents=True, exist_ok=True)
             (plain / "docs" / path).write_text(text)
-        config["nav"] = site.nav + [{"In the browser": [{"Playground": browser.PLAYGROUND_PAGE},
-                                                        {"Check": browser.CHECK_PAGE}]}]
+        config["nav"] = site.nav + [browser.nav_section()]
         (plain / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False))
         shutil.copytree(ROOT / "agent_loop_sim", plain / "agent_loop_sim")  # for mkdocstrings
         hooked, without = paired(lambda: timed_build(copy).seconds, lambda: timed_build(plain).seconds, pairs, warmup=1)

@@ -59,7 +59,7 @@ def on_config(config):
     links = _kept(memo, ("links", scenarios), lambda: {
         pages.session_page(s["family"], s["name"]): browser.fragment(s["text"]) for s in sessions})
     _state.update(root=root, browser=browser, project=project, runtime=runtime, links=links, sessions=sessions)
-    section = {"In the browser": [{"Playground": browser.PLAYGROUND_PAGE}, {"Check": browser.CHECK_PAGE}]}
+    section = browser.nav_section()
     if config.nav is not None and section not in config.nav:
         config.nav.append(section)
     return config

@@ -39,6 +39,11 @@ PACKAGE = "agent_loop_sim"
 _ZIP_DATE = (2026, 1, 1, 0, 0, 0)  # fixed, so the same checkout gives the same zip
 
 
+def nav_section() -> dict[str, list[dict[str, str]]]:
+    """The navigation's entry for the two pages (the hook adds it; the benchmark's plain build too)."""
+    return {"In the browser": [{"Playground": PLAYGROUND_PAGE}, {"Check": CHECK_PAGE}]}
+
+
 def runtime_files(root: Path) -> dict[str, Path] | None:
     """Site path -> file in ``node_modules``; None when Pyodide is not installed (no ``npm ci``)."""
     folder = root / "node_modules" / "pyodide"

@@ -15,7 +15,8 @@ from .script import Event
 
 class TaskManager:
     """The SDK's ``TaskManager`` over the copying in-memory store: one cached task object that
-    is changed in place and written to the store (as a copy) on every save.
+    is changed in place and saved to the store on every save, the store keeping what the SDK's
+    copy keeps.
 
     The copy is made when the cached task is next changed, not at the save: until then the store
     and the cache hold the same object, which nobody changes (`_own`). What the store holds is

@@ -373,8 +373,7 @@ class ServerConnection:
 
 def _tools_listed(wire: Wire, definition: ServerDefinition) -> list[dict[str, Any]]:
     """The fixture's tools as ``tools/list`` shows them in ``wire``'s era, a fresh copy for each
-    answer: the listing is derived once per definition and era (`jsonio.copier` makes the copies;
-    hashing the frozen tools for each listing's look-up cost more than the listing)."""
+    answer: the listing is derived once per definition and era, and `jsonio.copier` makes the copies."""
     make = definition.derived(("tools/list", wire.ERA),
                               lambda: copier([wire.tool_listing(t) for t in definition.tools]))
     return make()
