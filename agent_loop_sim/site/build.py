@@ -36,7 +36,8 @@ from .wirelog import summaries_kept
 from .navigation import features, features_page, modes_page, render_features, render_modes
 from .pages import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, eras_page, family_name, family_page, href, link, page_url, render_eras,
                     render_family, render_findings, render_overview, render_results, render_session)
-from .releases import release_pages
+from .beside import Beside
+from .releases import release_pages, releases_page
 from .report import report_json
 from .sources import (FORMAT_PAGE, SERVERS_PAGE, reference_modules, reference_page, render_format,
                       render_reference, render_reference_index, render_servers)
@@ -77,22 +78,26 @@ class Site:
 
 def render_site(project: Project, run_session: Engine | None = None, findings: tuple[Finding, ...] | list[Finding] = FINDINGS,
                 reference: bool = True, directory_urls: bool = True, coverage_required: bool = True,
-                repo_url: str = "", memo: Memo | None = None) -> Site:
+                repo_url: str = "", memo: Memo | None = None, beside: bool | None = None) -> Site:
     """Run the engine, compare, check the findings and render every page, in memory.
 
     ``coverage_required=False`` renders the coverage page without refusing a project whose
     sessions leave methods uncovered (for small synthetic projects, as ``findings=()`` is).
     ``memo`` (`mkdocs serve`'s, for the project's own engine and findings) keeps what the files
     an edit did not touch gave last time: each scenario file's check, each release comparison,
-    each session's page and exports."""
+    each session's page and exports. ``beside``: whether the release comparisons and the exports
+    may be made in a second process while this one renders the session pages (`beside.Beside`);
+    by default, for a whole build with the project's own engine (no memo to keep them in)."""
+    if beside is None:
+        beside = memo is None and run_session is None
     with summaries_kept():  # every page sums up a transcript's messages the same way: once each
         return _render_site(project, run_session, findings, reference, directory_urls, coverage_required,
-                            repo_url, memo)
+                            repo_url, memo, beside)
 
 
 def _render_site(project: Project, run_session: Engine | None, findings: tuple[Finding, ...] | list[Finding],
                  reference: bool, directory_urls: bool, coverage_required: bool, repo_url: str,
-                 memo: Memo | None) -> Site:
+                 memo: Memo | None, beside: bool) -> Site:
     files = _scenario_files(project, memo)
     report = _report(project, run_session, memo, files)
     checked = check_findings(findings, Recorded(report.transcripts, report.scenarios), report.complete_families)
@@ -103,8 +108,34 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
     played = {s.name: s.recorded for s in report.sessions if s.recorded is not None and s.scenario is not None}
     site.problems += unreadable + verdict_problems(verdicts, played)
     ctx = Context(report, checked, verdicts=verdicts, directory_urls=directory_urls, **({"repo_url": repo_url} if repo_url else {}))
+    # What does not need the session pages, made beside them when a core is free: each family's
+    # release pages, the exports and the JSON report.
+    with Beside(lambda: _other_half(project, ctx, checked, run_session, memo, files), beside) as other_half:
+        nav, sections, release_problems_at = _first_half(project, ctx, site, memo, reference, coverage_required)
+        half = other_half.result()
     pages = site.pages
+    release_problems = []
+    for family, section in sections.items():
+        release_nav, release_page, problems = half.releases[family]
+        if release_page is None:
+            del pages[releases_page(family)]
+        else:
+            pages[releases_page(family)] = WIDE + release_page  # (the release page's wide tables)
+        section += release_nav
+        release_problems += problems
+    site.problems[release_problems_at:release_problems_at] = release_problems
+    pages[REPORT_FILE] = half.report_file
+    pages[BADGE_FILE] = conformance_badge(report.passed, len(report.sessions))
+    pages.update(half.exports)
+    site.nav = nav
+    return site
 
+
+def _first_half(project: Project, ctx: Context, site: Site, memo: Memo | None, reference: bool,
+                coverage_required: bool) -> tuple[list[Any], dict[str, list[Any]], int]:
+    """Every page but what `_other_half` makes: the navigation, each family's section of it (where
+    its release page goes) and where the release problems go among ``site.problems``."""
+    report, checked, verdicts, pages, directory_urls = ctx.report, ctx.findings, ctx.verdicts, site.pages, ctx.directory_urls
     pages[OVERVIEW] = with_overview_note(render_overview(ctx), report)
     pages[RESULTS_PAGE] = render_results(ctx)
     # Few top-level entries: each is a tab, and the tabs must fit a 1,400 px screen.
@@ -122,6 +153,7 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
     pages[WIRE_TYPES_PAGE] = WIDE + render_wire_types(failed, {name: link(WIRE_TYPES_PAGE, page) for name, page in
                                                         ctx.pages.items()}, totals)
     results.append({"Wire types": WIRE_TYPES_PAGE})
+    sections: dict[str, list[Any]] = {}
     for family in report.families:
         # Session and era pages are reached from these index pages, not listed in the navigation
         # (mkdocs.yml not_in_nav): a flat list of every session would be on every page.
@@ -145,14 +177,11 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
         pages[to_modes] = render_modes(family_name(family), sessions,
                                        lambda name, at=to_modes: href(at, ctx.pages[name], directory_urls=directory_urls), notes)
         section: list[Any] = [family_page(family), {"By feature": to_features}, {"By era and mode": to_modes}]
-        release_nav, release_problems = release_pages(project, ctx, family, run_session, pages, memo, files)
-        for entry in release_nav:  # the release page's wide tables
-            for path in entry.values():
-                pages[path] = WIDE + pages[path]
-        section += release_nav
-        site.problems += release_problems
+        sections[family] = section
+        pages[releases_page(family)] = ""  # (its place in the page order; filled in below, or taken out)
         nav.append({family_name(family): section})
 
+    release_problems_at = len(site.problems)  # (before the reference pages' problems, as in the page order)
     if reference:
         families = report.families
         text, problems = render_servers(project, families)
@@ -171,13 +200,30 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
             {"API reference": [REFERENCE_INDEX] + [{m.removeprefix("agent_loop_sim."): reference_page(m)}
                                                    for m in modules]}]})
 
-    urls = {name: page_url(path, directory_urls) for name, path in ctx.pages.items()}
-    pages[REPORT_FILE] = json.dumps(report_json(report, urls, [r.to_dict() for r in checked]),
-                                    indent=2, ensure_ascii=False) + "\n"
-    pages[BADGE_FILE] = conformance_badge(report.passed, len(report.sessions))
-    pages.update(export_files(report, lambda s, exports: _memo_page(memo, project, ctx, s, None, "exports", exports)))
-    site.nav = nav
-    return site
+    return nav, sections, release_problems_at
+
+
+@dataclass
+class _OtherHalf:
+    """What `_render_site` makes beside the session pages (see `beside`)."""
+
+    releases: dict[str, tuple[list[Any], str | None, list[str]]]  #: family -> its nav entries, page, problems
+    report_file: str
+    exports: dict[str, str]
+
+
+def _other_half(project: Project, ctx: Context, checked: list[FindingResult], run_session: Engine | None,
+                memo: Memo | None, files: list[ScenarioFile] | None) -> _OtherHalf:
+    report = ctx.report
+    releases = {}
+    for family in report.families:
+        made: dict[str, str] = {}
+        release_nav, release_problems = release_pages(project, ctx, family, run_session, made, memo, files)
+        releases[family] = (release_nav, made.get(releases_page(family)), release_problems)
+    urls = {name: page_url(path, ctx.directory_urls) for name, path in ctx.pages.items()}
+    report_file = json.dumps(report_json(report, urls, [r.to_dict() for r in checked]), indent=2, ensure_ascii=False) + "\n"
+    exports = export_files(report, lambda s, exports: _memo_page(memo, project, ctx, s, None, "exports", exports))
+    return _OtherHalf(releases, report_file, exports)
 
 
 def _scenario_files(project: Project, memo: Memo | None) -> list[ScenarioFile] | None:

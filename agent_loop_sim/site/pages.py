@@ -64,11 +64,13 @@ def eras_page(family: str, scenario: str) -> str:
 
 def link(source: str, target: str, anchor: str | None = None) -> str:
     """A relative link from one page to another (both relative to the docs folder)."""
-    if source == target:
-        path = ""
-    else:
-        path = posixpath.relpath(target, posixpath.dirname(source) or ".")
+    path = _relative_path(source, target)
     return path + (f"#{anchor}" if anchor else "")
+
+
+@functools.lru_cache(maxsize=65536)  # (as `_relative_url`: relpath is slow, and the pairs repeat)
+def _relative_path(source: str, target: str) -> str:
+    return "" if source == target else posixpath.relpath(target, posixpath.dirname(source) or ".")
 
 
 def anchor(n: int) -> str:
