@@ -205,6 +205,27 @@ def test_at_390_px_no_page_scrolls_sideways_except_code(origin, page):
         assert found["page"] <= 0 and not found["wide"], (path, found)
 
 
+# What a table of sessions shows of its head and of its second row's cells: a phone names each
+# value's column before it (rawhtml.table's data-label, conformance.css), a desktop has the head.
+LABELS_JS = """() => { const table = document.querySelector('article table:has(td[data-label])');
+  const cells = [...table.querySelectorAll('tbody tr')[1].querySelectorAll('td')];
+  return {head: getComputedStyle(table.querySelector('thead')).display,
+          before: cells.map(td => getComputedStyle(td, '::before').content)}; }"""
+
+
+@pytest.mark.parametrize("path, labels", [
+    ("mcp/releases/", ["Scenario file", "2.3.0 and 2.2.0", "Messages that differ", "Cause"]),
+    ("mcp/features/", ["Messages", "Result", "What it shows"])])
+def test_on_a_phone_a_table_of_sessions_names_each_values_column(origin, page, path, labels):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{origin}/{path}")
+    shown = page.evaluate(LABELS_JS)
+    assert shown == {"head": "none", "before": ["none"] + [f'"{label}: "' for label in labels]}, shown
+    page.set_viewport_size({"width": 1400, "height": 900})
+    shown = page.evaluate(LABELS_JS)
+    assert shown == {"head": "table-header-group", "before": ["none"] * (len(labels) + 1)}, shown
+
+
 def test_at_1400_px_tables_hide_nothing(origin, page):
     page.set_viewport_size({"width": 1400, "height": 900})
     for path in ("", "results/", "a2a/", "mcp/", "mcp/features/", "coverage/"):

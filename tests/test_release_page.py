@@ -38,7 +38,8 @@ def test_the_checkout_has_no_release_problem(comparison):
 def test_the_page_lists_every_scenario_with_its_verdict(comparison, page):
     # The table is HTML (site/rawhtml.py): one row per session, its link, scenario file and verdict.
     rows = {m.group(1): m.group(2) for m in
-            re.finditer(r'^<tr>\n<td><a href="[^"]*">(\S+?)</a></td>\n<td><code>[^<]+</code></td>\n<td>(.*?)</td>$', page, re.M)}
+            re.finditer(r'^<tr>\n<td><a href="[^"]*">(\S+?)</a></td>\n<td data-label="Scenario file"><code>[^<]+</code></td>\n'
+                        r'<td data-label="[^"]+">(.*?)</td>$', page, re.M)}
     names = [s.name for f in PROJECT.scenario_files() if f.family == "a2a" for s in f.sessions]
     assert sorted(rows) == sorted(names)
     for pair in comparison.sessions:
@@ -105,8 +106,9 @@ def test_the_mcp_page_lists_every_scenario_and_every_differing_message():
     page = render_releases(Context(build_report(PROJECT), []), [comparison], "mcp")
     names = [s.name for f in PROJECT.scenario_files() if f.family == "mcp" for s in f.sessions]
     for name in names:  # the tables are HTML, their links page-relative URLs (site/rawhtml.py)
-        assert f'<tr>\n<td><a href="../sessions/{name}/">{name}</a></td>\n<td><code>scenarios/' in page, name
-    rows = set(re.findall(r'^<tr>\n<td><a href="\.\./sessions/\S+/">(\S+?)</a></td>\n<td>(\d+)</td>\n<td>(.+)</td>\n</tr>$',
+        assert f'<tr>\n<td><a href="../sessions/{name}/">{name}</a></td>\n<td data-label="Scenario file"><code>scenarios/' in page, name
+    rows = set(re.findall(r'^<tr>\n<td><a href="\.\./sessions/\S+/">(\S+?)</a></td>\n<td data-label="Message">(\d+)</td>\n'
+                          r'<td data-label="Differing JSON paths">(.+)</td>\n</tr>$',
                           page, re.M))
     for pair in comparison.sessions:
         for n in pair.messages():

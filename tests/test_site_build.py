@@ -232,8 +232,8 @@ def test_titles_that_look_like_markup_are_shown_as_text_and_the_strict_build_pas
     for index in ("features", "modes"):
         page = (tmp_path / "site" / "mcp" / index / "index.html").read_text()
         for name, title in zip(names, MARKUP_TITLES):
-            rows = re.findall(rf'<td><a href="\.\./sessions/{name}/">{name}</a></td>\n<td>\d+</td>\n<td>\w+</td>\n'
-                              r"<td>(.*?)</td>", page)
+            rows = re.findall(rf'<td><a href="\.\./sessions/{name}/">{name}</a></td>\n<td data-label="Messages">\d+</td>\n'
+                              r'<td data-label="Result">\w+</td>\n<td data-label="What it shows">(.*?)</td>', page)
             assert rows and all(html_lib.unescape(r) == title for r in rows), (index, name, rows[:1])
         article = page[page.index("<article"):page.index("</article>")]
         assert "<script>window" not in article and "doc-module" not in article and "tabbed-set" not in article

@@ -37,6 +37,7 @@ _EXCLUDED = re.compile(r"<(details|section|table)\b[^>]*\sdata-search-exclude\b[
 # An id attribute as this package writes them: always double-quoted, its value escaped (and no
 # text can hold a bare '"': every text is escaped with html.escape).
 _ID = re.compile(r'\sid="([^"]*)"')
+_TAG = re.compile(r"<[^>]*>")
 
 
 def _digest(content: str) -> str:
@@ -113,11 +114,16 @@ def a(url: str, label_html: str) -> str:
 def table(head: list[str], rows: list[list[str]], searched: bool = True) -> str:
     """A table as a marked block, laid out as Python-Markdown's tables extension writes one (so
     that it looks the same); the head and the cells are HTML already (see `text`). A table of
-    sessions is not ``searched``: each session's own page is what a search should find."""
+    sessions is not ``searched``: each session's own page is what a search should find.
+
+    Each cell after a row's first names its column (``data-label``, the head's text): a phone
+    shows a row as one block of flowing cells, each after its column's name (conformance.css),
+    where a bare "agree none none" would not say which value is which."""
+    labels = ["<td>"] + [f'<td data-label="{html.escape(html.unescape(_TAG.sub("", h)), quote=True)}">' for h in head[1:]]
     out = ["<table>" if searched else "<table data-search-exclude>", "<thead>", "<tr>",
            *(f"<th>{h}</th>" for h in head), "</tr>", "</thead>", "<tbody>"]
     for row in rows:
-        out += ["<tr>", *(f"<td>{c}</td>" for c in row), "</tr>"]
+        out += ["<tr>", *(f"{labels[i] if i < len(labels) else '<td>'}{c}</td>" for i, c in enumerate(row)), "</tr>"]
     out += ["</tbody>", "</table>"]
     return block("\n".join(out))
 
