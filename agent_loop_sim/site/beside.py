@@ -15,6 +15,7 @@ the result and any error are exactly those of doing it in line.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -48,14 +49,18 @@ class Beside(Generic[T]):
             import multiprocessing  # (only here: the engine in the browser has no processes)
 
             context = multiprocessing.get_context("fork")
-            self.receiving, sending = context.Pipe(duplex=False)
+            try:
+                self.receiving, sending = context.Pipe(duplex=False)
+            except OSError:  # no pipe to be had (out of file descriptors): the work is done here
+                return
             try:
                 self.process = context.Process(target=_child, args=(work, sending), daemon=True)
                 self.process.start()
             except OSError:  # no process to be had (limits): the work is done here
                 self.process = None
                 self.receiving.close()
-            sending.close()  # (the child holds its own end: the parent's reading ends when the child does)
+            finally:
+                sending.close()  # (the child holds its own end: the parent's reading ends when the child does)
 
     def __enter__(self) -> "Beside[T]":
         return self
@@ -93,6 +98,7 @@ def _child(work: Callable[[], Any], sending: Any) -> None:
     except BaseException:  # noqa: BLE001 - the parent does the work again and sees the error itself
         answer = (False, None)
     try:
-        sending.send(answer)
+        sending.send(answer)  # (pickled whole before a byte is sent)
     except Exception:  # noqa: BLE001 - a result that cannot be pickled: the parent does the work
-        sending.send((False, None))
+        with contextlib.suppress(Exception):  # (and if the parent has stopped reading, nobody needs it)
+            sending.send((False, None))
