@@ -223,6 +223,8 @@ def parse(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(value, list):
                 raise ParseFailure(f"{spec.name}: expected a list")
             values[spec.json] = [_scalar(spec, v) for v in value]
+        elif spec.kind == STRING and type(value) is str:  # most fields: `_scalar` keeps the string as it is
+            values[spec.json] = value
         else:
             values[spec.json] = _scalar(spec, value)
     out = {}
@@ -282,6 +284,8 @@ def written(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
             value = obj[name]
             if not presence and default == value:
                 defaults = (defaults or []) + [(name, inner, repeated, copied)]
+            elif inner is None and not copied:  # a plain scalar, as most fields are (`_field_written`, inline)
+                out[name] = value
             else:
                 out[name] = _field_written(value, inner, repeated, copied)
     for name, inner, repeated, copied in defaults or ():
