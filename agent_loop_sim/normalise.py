@@ -149,7 +149,10 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
                     if "-" in v:
                         obj[k] = done.get(v) or string(v)
                 elif kind is dict or kind is list:
-                    obj[k] = a2a_form(v, k in UNORDERED)
+                    if k in UNORDERED:
+                        obj[k] = a2a_form(v, True)  # (a new object, its keys sorted)
+                    else:
+                        a2a_form(v)  # (made in place)
             return obj
         if kind is list:
             for i, v in enumerate(obj):
@@ -158,7 +161,10 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
                     if "-" in v:
                         obj[i] = done.get(v) or string(v)
                 elif kind is dict or kind is list:
-                    obj[i] = a2a_form(v, unordered)
+                    if unordered:
+                        obj[i] = a2a_form(v, True)
+                    else:
+                        a2a_form(v)  # (made in place)
             return obj
         return string(obj) if kind is str and "-" in obj else obj
 

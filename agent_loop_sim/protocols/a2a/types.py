@@ -227,6 +227,10 @@ def parse(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
             values[spec.json] = value
         else:
             values[spec.json] = _scalar(spec, value)
+    if len(values) == 1:  # one field (a part's text) is in order: only its default is dropped
+        ((name, value),) = values.items()
+        spec = _BY_JSON[type_name][name]
+        return values if spec.presence or spec.default != value else {}
     out = {}
     for spec in specs:  # declaration order, defaults of fields without presence dropped
         name = spec.json

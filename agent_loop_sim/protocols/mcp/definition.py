@@ -228,7 +228,7 @@ def _coerce(kind: str, value: Any) -> tuple[Any, tuple[str, str] | None]:
 
 def _pre_parse_json(params: tuple[Param, ...], arguments: dict[str, Any]) -> dict[str, Any]:
     # The SDK first decodes JSON text given for a non-string parameter, unless it is a scalar.
-    out = dict(arguments)
+    out = arguments  # (copied only when a decoded value replaces one: nearly never)
     for p in params:
         value = arguments.get(p.name)
         if p.name in arguments and isinstance(value, str) and p.type != "string":
@@ -237,6 +237,8 @@ def _pre_parse_json(params: tuple[Param, ...], arguments: dict[str, Any]) -> dic
             except (ValueError, RecursionError):
                 continue
             if not isinstance(decoded, (str, int, float)):
+                if out is arguments:
+                    out = dict(arguments)
                 out[p.name] = decoded
     return out
 
