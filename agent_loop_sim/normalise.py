@@ -70,8 +70,23 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
             out.append(m)  # kept as it is (the messages given are the caller's to drop)
             continue
         if type(obj) is dict:  # nearly every message: its id renamed in place (see above)
-            obj["id"] = (counters[m.sender].name(obj["id"]) if "method" in obj
-                         else counters["server" if m.sender == "client" else "client"].answered(obj["id"]))
+            value = obj["id"]
+            kind = type(value)
+            if kind is int or kind is str:
+                # `_Counter.name` / `answered` written out for the id types nearly every message has
+                # (two calls a message cost more than the lookups themselves).
+                if "method" in obj:
+                    names = counters[m.sender].names
+                    key = (kind, value)
+                    name = names.get(key)
+                    if name is None:
+                        name = names[key] = f"{_ID_PREFIX[m.sender]}{len(names) + 1}"
+                    obj["id"] = name
+                else:
+                    obj["id"] = counters["server" if m.sender == "client" else "client"].names.get((kind, value), value)
+            else:
+                obj["id"] = (counters[m.sender].name(value) if "method" in obj
+                             else counters["server" if m.sender == "client" else "client"].answered(value))
             out.append(m)
             continue
         renumbered = _renumber_mcp(obj, m.sender, counters)
@@ -105,7 +120,16 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
         # a task's or context's id is met in nearly every message of a session.
         form = done.get(text)
         if form is None:
-            form = done[text] = "<time>" if TIMESTAMP.match(text) else UUID.sub(rename, text)
+            if TIMESTAMP.match(text):
+                form = "<time>"
+            elif len(text) == 36 and UUID.fullmatch(text):  # a bare id, as most are: named without
+                key = text.lower()                          # a substitution and its callback
+                form = ids.get(key)
+                if form is None:
+                    form = ids[key] = f"<id-{len(ids) + 1}>"
+            else:
+                form = UUID.sub(rename, text)
+            done[text] = form
         return form
 
     def a2a_form(obj: Any, unordered: bool = False) -> Any:
@@ -125,7 +149,10 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
                     if "-" in v:
                         obj[k] = done.get(v) or string(v)
                 elif kind is dict or kind is list:
-                    obj[k] = a2a_form(v, k in UNORDERED)
+                    if k in UNORDERED:
+                        obj[k] = a2a_form(v, True)  # (a new object, its keys sorted)
+                    else:
+                        a2a_form(v)  # (made in place)
             return obj
         if kind is list:
             for i, v in enumerate(obj):
@@ -134,7 +161,10 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
                     if "-" in v:
                         obj[i] = done.get(v) or string(v)
                 elif kind is dict or kind is list:
-                    obj[i] = a2a_form(v, unordered)
+                    if unordered:
+                        obj[i] = a2a_form(v, True)
+                    else:
+                        a2a_form(v)  # (made in place)
             return obj
         return string(obj) if kind is str and "-" in obj else obj
 

@@ -7,8 +7,7 @@ artifact chunks are appended. The request subscribes to what the consumer passes
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
 from ...jsonio import copy_json
 from . import states
@@ -35,10 +34,9 @@ def refusal(request: str, task: dict[str, Any]) -> A2AError:
     return A2AError(kind, message)
 
 
-@dataclass
-class Delivery:
+class Delivery(NamedTuple):
     """What the consumer passes on to subscribers: an event with the task snapshot after it,
-    an error, or the end of the request."""
+    an error, or the end of the request. (A named tuple: one is made for every event.)"""
 
     event: Event | None = None
     task: dict[str, Any] | None = None

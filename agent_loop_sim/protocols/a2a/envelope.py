@@ -118,8 +118,9 @@ def read(request: HttpRequest, methods: dict[str, str],
     try:
         if not items:
             raise ValueError("[] value is not accepted")
-        if not all(isinstance(item, dict) for item in items):
-            raise ValueError("Each request should be an object (dict)")
+        for item in items:  # (every item first, then each item's fields)
+            if not isinstance(item, dict):
+                raise ValueError("Each request should be an object (dict)")
         for item in items:
             _check_object(item)
     except ValueError as exc:

@@ -17,18 +17,18 @@ break) and ``{subject}`` the same text without the script's ``subject_prefix``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from . import states
 from .ids import Clock, IdSource
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """One event an agent publishes, named as in a ``StreamResponse``:
-    ``task``, ``message``, ``statusUpdate`` or ``artifactUpdate``."""
+    ``task``, ``message``, ``statusUpdate`` or ``artifactUpdate``. (A named tuple rather than a
+    frozen dataclass: several are made for every event, and a frozen dataclass sets each field
+    through object.__setattr__.)"""
 
     kind: str
     body: dict[str, Any]
@@ -47,10 +47,12 @@ class Turn:
     task_id: str
     context_id: str
     current_task: dict[str, Any] | None
+    #: the user's text: the message's text parts joined by a line break (every condition tried and
+    #: every text filled asks it, and the message stays as it is: made once, with the turn)
+    text: str = field(init=False)
 
-    @cached_property  # (every condition tried and every text filled asks it; the message stays as it is)
-    def text(self) -> str:
-        return "\n".join(p["text"] for p in self.message.get("parts", []) if "text" in p)
+    def __post_init__(self) -> None:
+        self.text = "\n".join(p["text"] for p in self.message.get("parts", []) if "text" in p)
 
 
 # --- conditions -------------------------------------------------------------------------------

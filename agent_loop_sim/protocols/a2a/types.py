@@ -39,9 +39,11 @@ class FieldSpec:
     # Derived from the above once (every message the agent reads or writes asks them):
     inner: str | None = field(default=None, init=False, compare=False)  #: the message type of a message field
     default: Any = field(default=None, init=False, compare=False)  #: the value protobuf leaves out, if any
+    enum: tuple[str, ...] | None = field(default=None, init=False, compare=False)  #: an enum field's names
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "inner", self.kind[8:] if self.kind.startswith("message:") else None)
+        object.__setattr__(self, "enum", ENUMS[self.kind[5:]] if self.kind.startswith("enum:") else None)
         object.__setattr__(self, "default", [] if self.repeated else ENUMS[self.kind[5:]][0]
                            if self.kind.startswith("enum:") else _SCALAR_DEFAULTS.get(self.kind, _NO_DEFAULT))
 
@@ -164,6 +166,13 @@ def _scalar(spec: FieldSpec, value: Any) -> Any:
         if not isinstance(value, dict):
             raise ParseFailure(f"{spec.name}: expected an object")
         return parse(spec.inner, value)
+    names = spec.enum
+    if names is not None:  # (then enums: a message's role)
+        if isinstance(value, str) and value in names:
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
+            return names[value]
+        raise ParseFailure(f"{spec.name}: not a {kind[5:]}")
     if kind == INT32:
         if isinstance(value, bool) or not isinstance(value, int) or not -2**31 <= value < 2**31:
             raise ParseFailure(f"{spec.name}: expected a 32-bit integer")
@@ -186,13 +195,6 @@ def _scalar(spec: FieldSpec, value: Any) -> Any:
         return _struct_value(value)
     if kind == VALUE:
         return _struct_value(value)
-    if kind.startswith("enum:"):
-        names = ENUMS[kind[5:]]
-        if isinstance(value, str) and value in names:
-            return value
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
-            return names[value]
-        raise ParseFailure(f"{spec.name}: not a {kind[5:]}")
     raise ParseFailure(f"{spec.name}: the engine does not model {kind} fields")
 
 
@@ -223,8 +225,14 @@ def parse(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(value, list):
                 raise ParseFailure(f"{spec.name}: expected a list")
             values[spec.json] = [_scalar(spec, v) for v in value]
+        elif spec.kind == STRING and type(value) is str:  # most fields: `_scalar` keeps the string as it is
+            values[spec.json] = value
         else:
             values[spec.json] = _scalar(spec, value)
+    if len(values) == 1:  # one field (a part's text) is in order: only its default is dropped
+        ((name, value),) = values.items()
+        spec = _BY_JSON[type_name][name]
+        return values if spec.presence or spec.default != value else {}
     out = {}
     for spec in specs:  # declaration order, defaults of fields without presence dropped
         name = spec.json
@@ -274,7 +282,10 @@ def written(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
     part of an answer."""
     if len(obj) == 1:  # one key is in order whatever it holds (a part's text, an answer's payload)
         ((name, value),) = obj.items()
-        return {name: _field_written(value, *_INNER[type_name].get(name, (None, False, True)))}
+        inner, repeated, copied = _INNER[type_name].get(name, _UNDECLARED)
+        if inner is None and not copied:  # a plain scalar (a part's text): as it is, without a call
+            return {name: value}
+        return {name: _field_written(value, inner, repeated, copied)}
     out: dict[str, Any] = {}
     defaults = None
     for name, presence, default, inner, repeated, copied in _WRITING[type_name]:
@@ -282,6 +293,8 @@ def written(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
             value = obj[name]
             if not presence and default == value:
                 defaults = (defaults or []) + [(name, inner, repeated, copied)]
+            elif inner is None and not copied:  # a plain scalar, as most fields are (`_field_written`, inline)
+                out[name] = value
             else:
                 out[name] = _field_written(value, inner, repeated, copied)
     for name, inner, repeated, copied in defaults or ():
@@ -310,6 +323,8 @@ def _holds_containers(spec: FieldSpec) -> bool:
 _WRITING: dict[str, tuple[tuple[str, bool, Any, str | None, bool, bool], ...]] = {
     name: tuple((s.json, s.presence, s.default, s.inner, s.repeated, _holds_containers(s)) for s in specs)
     for name, specs in TYPES.items()}
+#: A key the type does not declare: its value is copied as it is.
+_UNDECLARED: tuple[None, bool, bool] = (None, False, True)
 #: Each type's fields by JSON name -> (message type, repeated, value copied), for an object of one key.
 _INNER: dict[str, dict[str, tuple[str | None, bool, bool]]] = {
     name: {s.json: (s.inner, s.repeated, _holds_containers(s)) for s in specs} for name, specs in TYPES.items()}

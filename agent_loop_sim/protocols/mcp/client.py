@@ -243,9 +243,11 @@ class ClientModel:
     def _envelope(self, params: dict[str, Any], log_level: str | None) -> dict[str, Any]:
         if self.version is None:
             return params
+        wire = wire_for(self.version)
+        if not wire.ENVELOPED:  # (the envelope's parts are not even made: a request of the handshake era has none)
+            return params
         # (client_info's values are strings: a copy of the object is a copy of all of it)
-        return wire_for(self.version).envelope(params, self.version, dict(self.client_info),
-                                               self.answers.capabilities(), log_level) or {}
+        return wire.envelope(params, self.version, dict(self.client_info), self.answers.capabilities(), log_level) or {}
 
     def _request(self, method: str, fields: dict[str, Any] | None = None, progress: bool = False,
                  meta: dict[str, Any] | None = None) -> Program:

@@ -14,7 +14,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generator
+from typing import Any, Callable, Generator, NamedTuple
 
 #: pydantic's JSON Schema type names for the Python types a tool may use.
 JSON_TYPES = ("integer", "string", "number", "boolean")
@@ -23,17 +23,17 @@ PYDANTIC_ERRORS_URL = "https://errors.pydantic.dev/2.14/v/"
 
 
 # --- effects a behaviour yields -------------------------------------------------------------
+# (Named tuples rather than frozen dataclasses: one is made for every question and progress step
+# of every tool call, and a frozen dataclass sets each field through object.__setattr__.)
 
-@dataclass(frozen=True)
-class Progress:
+class Progress(NamedTuple):
     """``ctx.report_progress(progress, total)``: a notification, if the caller asked for progress."""
 
     progress: int | float
     total: int | float | None = None
 
 
-@dataclass(frozen=True)
-class AskUser:
+class AskUser(NamedTuple):
     """Elicitation: a form the user fills in. ``key`` names it in a 2026-07-28 ``inputRequests``."""
 
     key: str
@@ -41,8 +41,7 @@ class AskUser:
     requested_schema: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class AskModel:
+class AskModel(NamedTuple):
     """Sampling: the client's model is asked for one message. ``key`` as for `AskUser`."""
 
     key: str
@@ -50,8 +49,7 @@ class AskModel:
     max_tokens: int
 
 
-@dataclass(frozen=True)
-class ReadResource:
+class ReadResource(NamedTuple):
     """``ctx.read_resource(uri)``: the tool reads one of the server's own resources."""
 
     uri: str
@@ -230,7 +228,7 @@ def _coerce(kind: str, value: Any) -> tuple[Any, tuple[str, str] | None]:
 
 def _pre_parse_json(params: tuple[Param, ...], arguments: dict[str, Any]) -> dict[str, Any]:
     # The SDK first decodes JSON text given for a non-string parameter, unless it is a scalar.
-    out = dict(arguments)
+    out = arguments  # (copied only when a decoded value replaces one: nearly never)
     for p in params:
         value = arguments.get(p.name)
         if p.name in arguments and isinstance(value, str) and p.type != "string":
@@ -239,6 +237,8 @@ def _pre_parse_json(params: tuple[Param, ...], arguments: dict[str, Any]) -> dic
             except (ValueError, RecursionError):
                 continue
             if not isinstance(decoded, (str, int, float)):
+                if out is arguments:
+                    out = dict(arguments)
                 out[p.name] = decoded
     return out
 

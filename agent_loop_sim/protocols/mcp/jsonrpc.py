@@ -83,7 +83,7 @@ def classify(data: Any) -> Incoming | None:
         return None
     method, params = data.get("method"), data.get("params")
     has_id = "id" in data
-    good_id = has_id and _is_id(data["id"])
+    good_id = has_id and (type(data["id"]) is int or isinstance(data["id"], str))  # (`_is_id`, inline: every message)
     if isinstance(method, str) and (params is None or isinstance(params, dict)):
         return Request(data["id"], method, params) if good_id else Notification(method, params)
     if good_id and isinstance(data.get("result"), dict):

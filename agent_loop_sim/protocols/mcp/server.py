@@ -117,11 +117,10 @@ class ServerConnection:
     # --- requests ---------------------------------------------------------------------------
     def _on_request(self, request: Request) -> Outgoing:
         self.era, verdict = transition(self.era, request.method, request.params)
-        refusal = verdict.refusal(request.params)
-        if refusal is not None:
+        if verdict.code is not None:  # refused (`Verdict.refusal`; asked only then: most requests are served)
             # Answered, not raised: a raised exception kept in a local is a cycle (exception ->
             # traceback -> this frame -> the exception) that holds every caller's frame alive.
-            return [jsonrpc.error(request.id, refusal)]
+            return [jsonrpc.error(request.id, verdict.refusal(request.params))]
         try:
             wire = WIRES[self.era]
             return self._SERVE[self.era](self, request, wire)

@@ -40,7 +40,8 @@ def play_raw(lines: list[str], server: ServerConnection, observe: Observer | Non
             replies = server.receive_decoded(jsonrpc.classify(decoded))
         if observe is not None:
             observe(len(log), server.state())
-        log.extend([Message("server", "client", m) for m in replies])
+        for m in replies:  # (one by one: see `play_client`)
+            log.append(Message("server", "client", m))
     log.extend([Message("server", "client", m) for m in server.close()])  # the recorder closes stdin last
     return log
 
@@ -55,10 +56,13 @@ def play_client(client: ClientModel, server: ServerConnection, observe: Observer
         # The log and the peer both get the message itself, not a copy: the models build every
         # message from fresh objects and neither changes what it was sent, so nothing in a
         # transcript is shared with the models' own objects (tests/test_engine_isolation.py).
+        # (appended one by one: a list built only to extend the wire with it cost more)
         if logged.sender == "client":
-            wire.extend([Message("server", "client", m) for m in server.receive_decoded(jsonrpc.classify(logged.json))])
+            for m in server.receive_decoded(jsonrpc.classify(logged.json)):
+                wire.append(Message("server", "client", m))
         else:
-            wire.extend([Message("client", "server", m) for m in client.receive(logged.json)])
+            for m in client.receive(logged.json):
+                wire.append(Message("client", "server", m))
         if observe is not None:
             observe(len(log), server.state())
     return log

@@ -20,6 +20,8 @@ class Wire(Protocol):
     """What a revision decides about the shape of messages (a module implements it)."""
 
     ERA: Era
+    #: whether a request carries an envelope of its own (`envelope` puts anything around it)
+    ENVELOPED: bool
     #: method -> {params field: (accepted type or values, required)}: the revision's request typing
     PARAMS_FIELDS: dict[str, dict[str, tuple[Any, bool]]]
 

@@ -17,6 +17,7 @@ from .jsonrpc import ProtocolError
 from .methods import PARAMS_FIELDS as _COMMON
 
 ERA = Era.HANDSHAKE
+ENVELOPED = False  # (`envelope` returns a request's params as they are)
 PARAMS_FIELDS = _COMMON
 _MODELLED = ("properties", "required", "type")  # the JSON Schema keys the 2025-11-25 models name
 

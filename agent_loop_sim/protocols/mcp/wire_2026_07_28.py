@@ -27,6 +27,7 @@ from .versions import (
 )
 
 ERA = Era.STATELESS
+ENVELOPED = True
 #: The requests that can ask for input take the client's answers when they are sent again.
 _INPUT = {"inputResponses": (dict, False), "requestState": (str, False)}
 PARAMS_FIELDS = {method: {**fields, **_INPUT} if method in ("tools/call", "resources/read", "prompts/get") else fields
@@ -72,8 +73,14 @@ def finish(method: str, body: dict[str, Any], server: ServerDefinition) -> dict[
         out.setdefault("cacheScope", "private")
     out.setdefault("resultType", "complete")
     meta = out.pop("_meta", None)
-    out = {k: out[k] for k in sorted(out)}
-    out["_meta"] = {**(meta or {}), META_SERVER_INFO: {"name": server.name, "version": server.version}}
+    out = dict(sorted(out.items()))  # (keys are unique: sorted by key alone, in C)
+    info = {"name": server.name, "version": server.version}
+    if meta:  # the handler's own _meta first, the server's stamp last
+        meta = dict(meta)
+        meta[META_SERVER_INFO] = info
+    else:
+        meta = {META_SERVER_INFO: info}
+    out["_meta"] = meta
     return out
 
 
@@ -84,8 +91,9 @@ def envelope(params: dict[str, Any] | None, version: str, client_info: dict[str,
     stands, appended as ``_meta`` when there is none, as the SDK's stamp does."""
     out = dict(params or {})
     meta = out["_meta"] = dict(out.get("_meta") or {})
-    meta.update({META_PROTOCOL_VERSION: version, META_CLIENT_INFO: client_info,
-                 META_CLIENT_CAPABILITIES: capabilities})
+    meta[META_PROTOCOL_VERSION] = version  # (in this order; a key the caller's _meta has keeps its place)
+    meta[META_CLIENT_INFO] = client_info
+    meta[META_CLIENT_CAPABILITIES] = capabilities
     if log_level is not None:
         meta.setdefault(META_LOG_LEVEL, log_level)
     return out
