@@ -3,9 +3,10 @@
 ``on_config`` runs the check and renders every page in memory (under ``mkdocs serve``, through a
 memo that keeps what an edit did not touch: ``agent_loop_sim.site.incremental``), before MkDocs cleans the site
 folder, so a failing check stops the build with one ``PluginError`` and leaves the previous site
-untouched. ``on_files`` adds the pages, kept in ``.cache/conformance-pages/`` (outside ``docs/``
-and ``watch:``) and rewritten only when they changed, so ``mkdocs serve --dirty`` rebuilds just
-what an edit touched. ``AGENT_LOOP_SIM_ENGINE=module:function`` swaps the engine (tests use fakes).
+untouched. ``on_files`` adds the pages: in memory for a build; under ``mkdocs serve`` (or with
+``--dirty``) kept in ``.cache/conformance-pages/`` (outside ``docs/`` and ``watch:``) and rewritten
+only when they changed, so that ``mkdocs serve --dirty`` rebuilds just what an edit touched.
+``AGENT_LOOP_SIM_ENGINE=module:function`` swaps the engine (tests use fakes).
 """
 from __future__ import annotations
 
@@ -79,12 +80,19 @@ def on_config(config):
 
 
 def on_files(files, config):
+    site = _last["site"]
+    for path in site.pages:
+        if files.get_file_from_path(path) is not None:
+            raise PluginError(f"docs/{path} exists, but the conformance site generates that page; remove one")
+    if not (_last.get("serve") or _last.get("dirty")):
+        # A whole build: the pages go to MkDocs in memory (no later build looks at what it kept).
+        for path, content in site.pages.items():
+            files.append(File.generated(config, path, content=content))
+        return files
     cache = _last["root"] / CACHE
     nav_changed = _last.get("nav") not in (None, config.nav)
     _last["nav"] = config.nav
-    for path in _last["package"].keep_pages(_last["site"], cache, touch_all=nav_changed, previous=_last.get("previous")):
-        if files.get_file_from_path(path) is not None:
-            raise PluginError(f"docs/{path} exists, but the conformance site generates that page; remove one")
+    for path in _last["package"].keep_pages(site, cache, touch_all=nav_changed, previous=_last.get("previous")):
         files.append(File(path, src_dir=str(cache), dest_dir=config.site_dir,
                           use_directory_urls=config.use_directory_urls))
     return files
