@@ -74,7 +74,7 @@ def on_config(config):
         raise PluginError(site.explain())
     log.info(site_package.summary(site))
     _last.update(previous=_last.get("site") if _last.get("package") is site_package else None)
-    _last.update(site=site, package=site_package, root=root)
+    _last.update(site=site, package=site_package, root=root, sessions_of_pages=site_package.sessions_of_pages(site))
     config.nav = config.nav or site.nav
     return config
 
@@ -88,6 +88,10 @@ def on_files(files, config):
         # A whole build: the pages go to MkDocs in memory (no later build looks at what it kept).
         for path, content in site.pages.items():
             files.append(File.generated(config, path, content=content))
+        # Let go of the check (every recording and transcript, a million small objects): the rest
+        # of the build needs only the pages, and the collector would walk them all, again and
+        # again, while MkDocs renders (5 % of a build).
+        _last["site"] = None
         return files
     cache = _last["root"] / CACHE
     nav_changed = _last.get("nav") not in (None, config.nav)
@@ -129,8 +133,8 @@ def on_page_markdown(markdown, page, **kwargs):
 
 def on_build_error(error, **kwargs):
     """MkDocs names the page it failed on; say which session that page shows."""
-    page, site = _last.get("page"), _last.get("site")
-    name = _last["package"].session_of_page(site, page) if page and site is not None else None
+    page = _last.get("page")
+    name = _last.get("sessions_of_pages", {}).get(page) if page else None
     if name is not None:
         log.error(f"the build failed while rendering {page}, the page of session {name!r}: "
                   f"{type(error).__name__}: {error}")

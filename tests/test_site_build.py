@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from agent_loop_sim.project import Project
-from agent_loop_sim.site import build_pages
+from agent_loop_sim.site import build_pages, render_site, sessions_of_pages
 from agent_loop_sim.site.build import SiteRefused
 from test_site_fakes import (ROOT, built_site, consistent_copy, copy_project, edit_recording, flipped, mkdocs_build,
                              recorded_sessions, replay)
@@ -60,6 +60,24 @@ def test_the_build_generates_every_page_and_writes_nothing_into_docs(build):
     assert (site_dir / "badge.svg").read_text().startswith("<svg")
     assert {p.relative_to(project / "docs").as_posix() for p in (project / "docs").rglob("*") if p.is_file()} == \
         {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*") if p.is_file()}
+    assert not (project / ".cache" / "conformance-pages").exists()  # (a whole build hands MkDocs its pages in memory)
+
+
+def test_a_page_that_fails_to_render_is_named_with_its_session(caplog):
+    """MkDocs names the page it failed on; the hook adds the session (it no longer holds the check then)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("conformance_site_hook", ROOT / "hooks" / "conformance_site.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    site = render_site(Project(ROOT), reference=False)
+    hook._last.update(sessions_of_pages=sessions_of_pages(site), page="mcp/sessions/legacy_tour.md")
+    hook.on_build_error(RuntimeError("a template broke"))
+    assert "the page of session 'legacy_tour': RuntimeError: a template broke" in caplog.text
+    caplog.clear()
+    hook._last.update(page="index.md")  # a page that shows no session: MkDocs' own words suffice
+    hook.on_build_error(RuntimeError("a template broke"))
+    assert caplog.text == ""
 
 
 def test_a_changed_recording_fails_the_build_by_name_and_leaves_the_site_alone(seed_build, tmp_path):

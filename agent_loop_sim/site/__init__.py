@@ -8,10 +8,10 @@ adapts `render_site` to MkDocs; ``python -m agent_loop_sim site OUTDIR`` calls `
 from __future__ import annotations
 
 from . import engine_note
-from .build import Site, build_pages, keep_pages, render_checkout, render_site, session_of_page, summary, write_pages
+from .build import Site, build_pages, keep_pages, render_checkout, render_site, sessions_of_pages, summary, write_pages
 from .evidence import Finding
 from .findings import FINDINGS
 from ..check import Report, SessionResult, build_report
 
 __all__ = ["FINDINGS", "Finding", "Report", "SessionResult", "Site", "build_pages", "build_report", "keep_pages",
-           "render_checkout", "render_site", "session_of_page", "summary", "write_pages"]
+           "render_checkout", "render_site", "sessions_of_pages", "summary", "write_pages"]

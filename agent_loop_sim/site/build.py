@@ -319,11 +319,12 @@ def render_checkout(root: Path, engine_spec: str = "", directory_urls: bool = Tr
     return site
 
 
-def session_of_page(site: Site, path: str) -> str | None:
-    """The session whose page ``path`` is (so that an error while MkDocs renders it can name it)."""
+def sessions_of_pages(site: Site) -> dict[str, str]:
+    """Each session page's path -> the session it shows (so that an error while MkDocs renders a
+    page can name its session)."""
     from .pages import session_page
 
-    return next((s.name for s in site.report.sessions if session_page(s.family, s.name) == path), None)
+    return {session_page(s.family, s.name): s.name for s in site.report.sessions}
 
 
 def keep_pages(site: Site, folder: Path, touch_all: bool = False, previous: Site | None = None) -> list[str]:
