@@ -6,8 +6,8 @@ session page a link that opens its scenario in the playground. Listed after
 ``conformance_site.py`` in mkdocs.yml: that hook has already imported this checkout's package
 afresh, and refused the build if a scenario cannot be read. Under ``mkdocs serve`` what it
 gathers is kept while the files it comes from keep their bytes (``agent_loop_sim.site.incremental``),
-and its two pages are kept in ``.cache/browser-pages/``, rewritten only when they change, so a
-``--dirty`` rebuild skips them.
+and its two pages are kept in ``.cache/browser-pages/`` (with ``--dirty`` too), rewritten only when
+they change, so a ``--dirty`` rebuild skips them; a whole build hands them to MkDocs in memory.
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ PAGES = Path(".cache") / "browser-pages"
 
 def on_startup(command, dirty):
     _state["serve"] = command == "serve"
+    _state["kept"] = command == "serve" or dirty  # (its two pages kept on disk for the next build)
 
 
 def _memo(root: Path):
@@ -71,6 +72,9 @@ def on_files(files, config):
     write_atomic = importlib.import_module("agent_loop_sim.jsonio").write_atomic
     for path, text in {browser.CHECK_PAGE: browser.check_page(runtime is not None, directory_urls),
                        browser.PLAYGROUND_PAGE: browser.playground_page(runtime is not None, directory_urls)}.items():
+        if not _state.get("kept"):  # a whole build: in memory, as the conformance hook gives its pages
+            files.append(File.generated(config, path, content=text))
+            continue
         write_atomic(root / PAGES / path, text, only_if_changed=True, durable=False)
         files.append(File.generated(config, path, abs_src_path=str(root / PAGES / path)))
     generated: dict[str, str | bytes] = {}

@@ -60,7 +60,8 @@ def test_the_build_generates_every_page_and_writes_nothing_into_docs(build):
     assert (site_dir / "badge.svg").read_text().startswith("<svg")
     assert {p.relative_to(project / "docs").as_posix() for p in (project / "docs").rglob("*") if p.is_file()} == \
         {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*") if p.is_file()}
-    assert not (project / ".cache" / "conformance-pages").exists()  # (a whole build hands MkDocs its pages in memory)
+    for kept in ("conformance-pages", "browser-pages"):  # (a whole build hands MkDocs its pages in memory)
+        assert not (project / ".cache" / kept).exists(), kept
 
 
 def test_a_page_that_fails_to_render_is_named_with_its_session(caplog):

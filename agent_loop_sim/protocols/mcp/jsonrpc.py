@@ -59,11 +59,6 @@ class ProtocolError(Exception):
         return error
 
 
-def _is_id(value: Any) -> bool:
-    # A strict int (not a bool, not a float) or a string.
-    return (type(value) is int) or isinstance(value, str)
-
-
 def parse_line(line: str) -> Incoming | None:
     """The message a line holds, or ``None`` for a line the transport drops."""
     try:
@@ -83,7 +78,8 @@ def classify(data: Any) -> Incoming | None:
         return None
     method, params = data.get("method"), data.get("params")
     has_id = "id" in data
-    good_id = has_id and (type(data["id"]) is int or isinstance(data["id"], str))  # (`_is_id`, inline: every message)
+    # An id is a strict int (not a bool, not a float) or a string.
+    good_id = has_id and (type(data["id"]) is int or isinstance(data["id"], str))
     if isinstance(method, str) and (params is None or isinstance(params, dict)):
         return Request(data["id"], method, params) if good_id else Notification(method, params)
     if good_id and isinstance(data.get("result"), dict):
