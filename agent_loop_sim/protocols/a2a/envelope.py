@@ -109,20 +109,23 @@ def read(request: HttpRequest, methods: dict[str, str],
          refuse_boolean_ids: bool = False) -> tuple[Any, str, dict[str, Any]]:
     """(id, method, params read into the method's type), or `Refused`. ``refuse_boolean_ids``:
     the releases that refuse ``true``/``false`` as an id (a2a-sdk 1.3.0, `releases`)."""
-    body = decode(request)
+    body = decode(request) if request.raw is not None else request.body  # (no call for a JSON body)
     request_id = body.get("id") if isinstance(body, dict) else None
     boolean_id = isinstance(request_id, bool)
     if not _is_id(request_id) or (boolean_id and refuse_boolean_ids):
         request_id = None
-    items = body if isinstance(body, list) else [body]
     try:
-        if not items:
-            raise ValueError("[] value is not accepted")
-        for item in items:  # (every item first, then each item's fields)
-            if not isinstance(item, dict):
-                raise ValueError("Each request should be an object (dict)")
-        for item in items:
-            _check_object(item)
+        if type(body) is dict:  # one object, as nearly every request is: no list of items made for it
+            _check_object(body)
+        else:
+            items = body if isinstance(body, list) else [body]
+            if not items:
+                raise ValueError("[] value is not accepted")
+            for item in items:  # (every item first, then each item's fields)
+                if not isinstance(item, dict):
+                    raise ValueError("Each request should be an object (dict)")
+            for item in items:
+                _check_object(item)
     except ValueError as exc:
         raise Refused(request_id, _parse_error(str(exc))) from None
     if isinstance(body, list):
