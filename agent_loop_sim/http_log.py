@@ -23,11 +23,19 @@ from .transcript import Message
 #: revalidation (If-None-Match / ETag) and what the body is (Content-Type).
 HEADERS_THAT_MATTER = ("A2A-Version", "If-None-Match", "ETag", "Content-Type")
 _SPELLING = {name.lower(): name for name in HEADERS_THAT_MATTER}
+#: Each kept header's spelling by itself too: the engine's models send that spelling, and a name
+#: found here needs no ``lower()`` (this runs for every header of every message).
+_KNOWN = _SPELLING | {name: name for name in HEADERS_THAT_MATTER}
 
 
 def kept_headers(headers: list[tuple[str, str]] | list[list[str]]) -> list[list[str]]:
     """The headers that matter, in the order sent, each ``[name, value]``."""
-    return [[_SPELLING[low], value] for name, value in headers if (low := name.lower()) in _SPELLING]
+    out = []
+    for name, value in headers:
+        spelled = _KNOWN.get(name) or _SPELLING.get(name.lower())
+        if spelled is not None:
+            out.append([spelled, value])
+    return out
 
 
 def http_request(method: str, url: str, headers: list[tuple[str, str]]) -> dict[str, Any]:
