@@ -120,13 +120,16 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
         # a task's or context's id is met in nearly every message of a session.
         form = done.get(text)
         if form is None:
-            if TIMESTAMP.match(text):
-                form = "<time>"
-            elif len(text) == 36 and UUID.fullmatch(text):  # a bare id, as most are: named without
-                key = text.lower()                          # a substitution and its callback
+            # A bare id, as most are, is tried first (a string that is a UUID is no timestamp: a
+            # timestamp has a "-" at index 4, a UUID a hex digit), and named without a substitution
+            # and its callback.
+            if len(text) == 36 and UUID.fullmatch(text):
+                key = text.lower()
                 form = ids.get(key)
                 if form is None:
                     form = ids[key] = f"<id-{len(ids) + 1}>"
+            elif TIMESTAMP.match(text):
+                form = "<time>"
             else:
                 form = UUID.sub(rename, text)
             done[text] = form
