@@ -143,8 +143,17 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
         array and object of every message."""
         kind = type(obj)  # JSON values only, so exact types will do
         if kind is dict:
-            if unordered:  # (a small part of a message: rebuilt in sorted order)
-                return {k: a2a_form(v, True) for k, v in sorted(obj.items())}
+            if unordered:  # (a small part of a message, as an error's details: rebuilt in sorted order)
+                out = {}
+                for k, v in sorted(obj.items()):
+                    kind = type(v)  # (scalars here too, without a call each)
+                    if kind is str:
+                        out[k] = (done.get(v) or string(v)) if "-" in v else v
+                    elif kind is dict or kind is list:
+                        out[k] = a2a_form(v, True)
+                    else:
+                        out[k] = v
+                return out
             for k, v in obj.items():  # (values replaced, no key added or removed: safe while iterating)
                 # Scalars are handled here rather than by a call each: most values are scalars.
                 kind = type(v)
