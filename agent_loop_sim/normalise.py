@@ -160,11 +160,23 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
                 if kind is str:
                     if "-" in v:
                         obj[k] = done.get(v) or string(v)
-                elif kind is dict or kind is list:
+                elif kind is dict:
                     if k in UNORDERED:
                         obj[k] = a2a_form(v, True)  # (a new object, its keys sorted)
                     else:
                         a2a_form(v)  # (made in place)
+                elif kind is list:
+                    if k in UNORDERED:
+                        obj[k] = a2a_form(v, True)
+                        continue
+                    # An array's items are handled here, without a call for the array: most
+                    # arrays (parts, history, artifacts) are a member of an object.
+                    for i, item in enumerate(v):
+                        kind = type(item)
+                        if kind is dict or kind is list:
+                            a2a_form(item)  # (made in place)
+                        elif kind is str and "-" in item:
+                            v[i] = done.get(item) or string(item)
             return obj
         if kind is list:
             for i, v in enumerate(obj):
