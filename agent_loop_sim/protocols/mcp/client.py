@@ -189,7 +189,13 @@ class ClientModel:
 
     def receive(self, message: dict[str, Any]) -> list[dict[str, Any]]:
         """Take one message from the server; return what the client sends next."""
-        if "method" in message and "id" in message:  # the server asks something
+        if "method" not in message:  # an answer, the common case, looked at first
+            if message.get("id") != self._waiting_for:
+                return []
+            if "error" in message:
+                return self._advance(RequestFailed(message["error"]))
+            return self._advance(message["result"])
+        if "id" in message:  # the server asks something
             method = message["method"]
             if self._cancel_at_question and method in _CALLBACKS and self.answers.has_callback(method):
                 self._cancel_at_question, self._withdrawal = False, message["id"]
@@ -199,20 +205,15 @@ class ClientModel:
                 return [jsonrpc.result(message["id"], self.answers.answer(method))]
             except NotSupported as refused:
                 return [{"jsonrpc": "2.0", "id": message["id"], "error": refused.error}]
-        if message.get("method") == "notifications/subscriptions/acknowledged" and _subscription(message) is not None \
+        if message["method"] == "notifications/subscriptions/acknowledged" and _subscription(message) is not None \
                 and _subscription(message) == self._waiting_for:
             return self._advance(message["params"])  # listen() returns once its stream is acknowledged
-        if "method" in message:  # a notification (progress): the callback has nothing to say
-            if (message["method"] == "notifications/cancelled" and self._withdrawal is not None
-                    and (message.get("params") or {}).get("requestId") == self._withdrawal):
-                self._withdrawal = None
-                return self._advance(Abandoned())
-            return []
-        if message.get("id") != self._waiting_for:
-            return []
-        if "error" in message:
-            return self._advance(RequestFailed(message["error"]))
-        return self._advance(message["result"])
+        # a notification (progress): the callback has nothing to say
+        if (message["method"] == "notifications/cancelled" and self._withdrawal is not None
+                and (message.get("params") or {}).get("requestId") == self._withdrawal):
+            self._withdrawal = None
+            return self._advance(Abandoned())
+        return []
 
     def _advance(self, value: Any) -> list[dict[str, Any]]:
         assert self._program is not None
@@ -241,18 +242,20 @@ class ClientModel:
                 pass  # the application sees an MCPError (or its own cancellation) and goes on
 
     def _envelope(self, params: dict[str, Any], log_level: str | None) -> dict[str, Any]:
-        if self.version is None:
-            return params
-        wire = wire_for(self.version)
-        if not wire.ENVELOPED:  # (the envelope's parts are not even made: a request of the handshake era has none)
+        # (the revision's wire from a table made once, not `wire_for`: one call fewer per message;
+        # a revision not in it, or none yet, puts nothing around a request, as the handshake's wire)
+        wire = _ENVELOPING_WIRES.get(self.version)  # type: ignore[arg-type]
+        if wire is None:  # (the envelope's parts are not even made: a request of the handshake era has none)
             return params
         # (client_info's values are strings: a copy of the object is a copy of all of it)
         return wire.envelope(params, self.version, dict(self.client_info), self.answers.capabilities(), log_level) or {}
 
     def _request(self, method: str, fields: dict[str, Any] | None = None, progress: bool = False,
-                 meta: dict[str, Any] | None = None) -> Program:
-        """Send one request and return its result (or raise `RequestFailed`). ``fields`` become the
-        request's own (the caller hands them over); ``meta`` is the scenario's, copied."""
+                 meta: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The next request, to be yielded by the program, which is sent its result (or `RequestFailed`
+        is thrown into it). ``fields`` become the request's own (the caller hands them over);
+        ``meta`` is the scenario's, copied. (A function, not a generator the program delegates to:
+        a generator more per request cost its creation and a frame more on every step.)"""
         request_id = next(self._ids)
         # The params models declare _meta first: the caller's _meta leads, when given.
         params: dict[str, Any] = {"_meta": copy_json(meta)} if meta is not None else {}
@@ -264,11 +267,9 @@ class ClientModel:
         if EMPTY_META_OMITTED in self.rules:
             if "_meta" in params and not params["_meta"]:
                 del params["_meta"]  # the SDK's dispatcher drops an empty _meta (and then empty params)
-            result = yield jsonrpc.request(request_id, method, params or None)
-        else:
-            params.setdefault("_meta", {})  # mcp 2.2.0's dispatcher always set one
-            result = yield jsonrpc.request(request_id, method, params)
-        return result
+            return jsonrpc.request(request_id, method, params or None)
+        params.setdefault("_meta", {})  # mcp 2.2.0's dispatcher always set one
+        return jsonrpc.request(request_id, method, params)
 
     def _notification(self, method: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
         params = self._envelope(dict(fields or {}), self.log_level)
@@ -285,7 +286,7 @@ class ClientModel:
     def _initialize(self) -> Program:
         params = {"protocolVersion": LATEST_HANDSHAKE, "capabilities": self.answers.capabilities(),
                   "clientInfo": dict(self.client_info)}
-        result = yield from self._request("initialize", params)
+        result = yield self._request("initialize", params)
         self.version = result["protocolVersion"]
         yield jsonrpc.notification("notifications/initialized")
 
@@ -317,11 +318,11 @@ class ClientModel:
     def _perform(self, action: dict[str, Any]) -> Program:
         op, meta = action["op"], action.get("meta")
         if op == "ping":
-            yield from self._request("ping", meta=meta)
+            yield self._request("ping", meta=meta)
         elif op == "list":
             method = LIST_METHODS[action["what"]]
             fields = {"cursor": action["cursor"]} if "cursor" in action else {}
-            result = yield from self._request(method, fields, meta=meta)
+            result = yield self._request(method, fields, meta=meta)
             if method == "tools/list":
                 self._learn_tools(result)
         elif op == "call":
@@ -338,11 +339,11 @@ class ClientModel:
             fields = {"ref": _reference(action["ref"]), "argument": {k: action["argument"][k] for k in ("name", "value")}}
             if "context" in action:
                 fields["context"] = {"arguments": dict(action["context"])}  # (its values are strings)
-            yield from self._request("completion/complete", fields)
+            yield self._request("completion/complete", fields)
         elif op == "set_level":
-            yield from self._request("logging/setLevel", {"level": action["level"]}, meta=meta)
+            yield self._request("logging/setLevel", {"level": action["level"]}, meta=meta)
         elif op in ("subscribe", "unsubscribe"):
-            yield from self._request(f"resources/{op}", {"uri": action["uri"]}, meta=meta)
+            yield self._request(f"resources/{op}", {"uri": action["uri"]}, meta=meta)
         elif op == "roots_changed":
             yield self._notification("notifications/roots/list_changed")
         elif op == "listen":
@@ -390,14 +391,14 @@ class ClientModel:
             self._cancel_at_question = False
         if result.get("resultType", "complete") == "complete" and not result.get("isError"):
             if action["tool"] not in self._known_output_schemas:
-                listing = yield from self._request("tools/list")
+                listing = yield self._request("tools/list")
                 self._learn_tools(listing)
 
     def _with_input_required(self, method: str, params: dict[str, Any], progress: bool = False,
                              meta: dict[str, Any] | None = None, seeds: dict[str, Any] | None = None) -> Program:
         """The request, then its input_required rounds; ``seeds`` (inputResponses, requestState)
         go with the first request only, ahead of the method's own fields (the models' order)."""
-        result = yield from self._request(method, {**(seeds or {}), **params}, progress=progress, meta=meta)
+        result = yield self._request(method, {**(seeds or {}), **params}, progress=progress, meta=meta)
         for _ in range(INPUT_REQUIRED_MAX_ROUNDS):
             if result.get("resultType") != "input_required":
                 return result
@@ -409,10 +410,13 @@ class ClientModel:
                     responses[key] = self.answers.answer(ask["method"])
                 except NotSupported as refused:  # the call fails in the application, nothing is sent
                     raise RequestFailed(refused.error) from None
-            result = yield from self._request(method, {"inputResponses": responses, **copy_json(params)},
+            result = yield self._request(method, {"inputResponses": responses, **copy_json(params)},
                                               progress=progress, meta=meta)
         return result
 
+
+#: each revision whose requests carry an envelope -> its wire (`wire.wire_for`, looked up once)
+_ENVELOPING_WIRES = {v: wire_for(v) for v in HANDSHAKE_VERSIONS + STATELESS_VERSIONS if wire_for(v).ENVELOPED}
 
 LIST_METHODS = {"tools": "tools/list", "resources": "resources/list", "templates": "resources/templates/list",
                 "prompts": "prompts/list"}

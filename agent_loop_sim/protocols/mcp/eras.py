@@ -87,14 +87,20 @@ ERA_TRANSITIONS: dict[tuple[Era, Kind], tuple[Era, Verdict]] = {
 }
 
 
+# The members kind_of returns, bound once: reading a member off an Enum class (``Kind.PLAIN``) goes
+# through the enum machinery in Python 3.11, some ten times the cost of reading a module global,
+# and kind_of runs for every request.
+_INITIALIZE, _ENVELOPED, _PLAIN = Kind.INITIALIZE, Kind.ENVELOPED, Kind.PLAIN
+
+
 def kind_of(method: str, params: Mapping[str, Any] | None) -> Kind:
     if method == "initialize":
-        return Kind.INITIALIZE
+        return _INITIALIZE
     # dict, not Mapping: decoded JSON, and an ABC check costs more than the rest of this.
     meta = params.get("_meta") if isinstance(params, dict) else None
     if isinstance(meta, dict) and META_PROTOCOL_VERSION in meta:
-        return Kind.ENVELOPED
-    return Kind.PLAIN
+        return _ENVELOPED
+    return _PLAIN
 
 
 def transition(era: Era, method: str, params: Mapping[str, Any] | None) -> tuple[Era, Verdict]:

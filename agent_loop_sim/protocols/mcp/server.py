@@ -20,7 +20,7 @@ from .definition import (
     ServerDefinition,
     ToolCrash,
 )
-from .eras import Era, transition
+from .eras import ERA_TRANSITIONS, Era, kind_of
 from .jsonrpc import (
     CONNECTION_CLOSED,
     INVALID_PARAMS,
@@ -35,6 +35,9 @@ from .methods import BEFORE_INITIALIZE, CLIENT_REQUESTS, HANDLED, INPUT_METHODS
 from .releases import EMPTY_EXPERIMENTAL_OMITTED, EMPTY_META_OMITTED, MCP_RELEASES
 from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, META_CLIENT_CAPABILITIES, META_CLIENT_INFO
 from .wire import WIRES, Wire
+
+# (bound once: reading a member off an Enum class costs some ten times a global's read in 3.11)
+_UNDECIDED, _STATELESS = Era.UNDECIDED, Era.STATELESS
 
 #: frames the server keeps from before the first request (the rest are dropped)
 PRE_REQUEST_REPLAY_LIMIT = 8
@@ -100,7 +103,21 @@ class ServerConnection:
 
     def receive_decoded(self, message: jsonrpc.Incoming | None) -> Outgoing:
         """The same, for a line already decoded and classified (`jsonrpc.classify`)."""
-        if self.era is Era.UNDECIDED and not isinstance(message, Request):
+        kind = type(message)  # (exact types: `classify` makes each shape itself)
+        if kind is Request:
+            # A request, the common case, is served here rather than through a method of its own
+            # (one Python call fewer per request). The era table decides first (`eras.transition`,
+            # looked up directly for the same reason).
+            self.era, verdict = ERA_TRANSITIONS[(self.era, kind_of(message.method, message.params))]
+            if verdict.code is not None:  # refused (`Verdict.refusal`; asked only then: most requests are served)
+                # Answered, not raised: a raised exception kept in a local is a cycle (exception ->
+                # traceback -> this frame -> the exception) that holds every caller's frame alive.
+                return [jsonrpc.error(message.id, verdict.refusal(message.params))]
+            try:
+                return self._SERVE[self.era](self, message, WIRES[self.era])
+            except ProtocolError as exc:
+                return [jsonrpc.error(message.id, exc)]
+        if self.era is _UNDECIDED:
             # Frames ahead of the first request are replayed once the era is known; past the
             # limit they are dropped, and a line that is no message is dropped anyway.
             self._frames_before_first_request += 1
@@ -108,36 +125,14 @@ class ServerConnection:
                 return []
         if message is None:
             return []  # the stdio transport logs and drops it: no -32700
-        if isinstance(message, Request):
-            return self._on_request(message)
-        if isinstance(message, Notification):
-            return self._on_notification(message)
-        return self._on_answer(message)
+        if kind is Notification:
+            return self._on_notification(message)  # type: ignore[arg-type]
+        return self._on_answer(message)  # type: ignore[arg-type]
 
     # --- requests ---------------------------------------------------------------------------
-    def _on_request(self, request: Request) -> Outgoing:
-        self.era, verdict = transition(self.era, request.method, request.params)
-        if verdict.code is not None:  # refused (`Verdict.refusal`; asked only then: most requests are served)
-            # Answered, not raised: a raised exception kept in a local is a cycle (exception ->
-            # traceback -> this frame -> the exception) that holds every caller's frame alive.
-            return [jsonrpc.error(request.id, verdict.refusal(request.params))]
-        try:
-            wire = WIRES[self.era]
-            return self._SERVE[self.era](self, request, wire)
-        except ProtocolError as exc:
-            return [jsonrpc.error(request.id, exc)]
-
-    def _check_method(self, method: str, version: str, params: dict[str, Any] | None, wire: Wire) -> None:
-        if method in CLIENT_REQUESTS:
-            if version not in CLIENT_REQUESTS[method]:
-                raise ProtocolError(METHOD_NOT_FOUND, "Method not found", method)
-            _check_params(method, params, wire)
-        if method not in HANDLED and method != "initialize":
-            raise ProtocolError(METHOD_NOT_FOUND, "Method not found", method)
-
     def _serve_handshake(self, request: Request, wire: Wire) -> Outgoing:
         method, params = request.method, request.params
-        self._check_method(method, self.version, params, wire)
+        _check_request(method, self.version, params, wire)
         if method == "initialize":
             requested = (params or {}).get("protocolVersion")
             version = requested if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE
@@ -148,55 +143,54 @@ class ServerConnection:
             return [jsonrpc.result(request.id, body)]
         if not self.initialized and method not in BEFORE_INITIALIZE:
             raise invalid_params()
-        return self._handle(request, wire)
+        return self._dispatch(request, wire)
 
     def _serve_stateless(self, request: Request, wire: Wire) -> Outgoing:
         version = wire_2026_07_28.envelope_version(request.params)
-        self._check_method(request.method, version, request.params, wire)
-        return self._handle(request, wire)
-
-    def _handle(self, request: Request, wire: Wire) -> Outgoing:
-        if request.method in INPUT_METHODS and isinstance((request.params or {}).get("requestState"), str):
-            # The server keeps no request state: whatever a client sends back cannot be verified
-            # and is refused, in either era (the handshake era's types do not even define it).
-            raise ProtocolError(INVALID_PARAMS, "Invalid or expired requestState", {"reason": "invalid_request_state"})
-        try:
-            return self._dispatch(request, wire)
-        except HandlerCrash as crash:
-            raise wire.crash_error(str(crash)) from None
+        _check_request(request.method, version, request.params, wire)
+        return self._dispatch(request, wire)
 
     # --- handlers ---------------------------------------------------------------------------
     def _dispatch(self, request: Request, wire: Wire) -> Outgoing:
         method, params = request.method, request.params or {}
+        if method in INPUT_METHODS and isinstance(params.get("requestState"), str):
+            # The server keeps no request state: whatever a client sends back cannot be verified
+            # and is refused, in either era (the handshake era's types do not even define it).
+            raise ProtocolError(INVALID_PARAMS, "Invalid or expired requestState", {"reason": "invalid_request_state"})
         d = self.definition
-        if method == "tools/call":
-            return self._call_tool(request, wire)
-        if method == "ping":
-            body: dict[str, Any] = {}
-        elif method == "server/discover":
-            body = wire_2026_07_28.discover_result()
-        elif method == "tools/list":
-            body = {"tools": _tools_listed(wire, d)}
-        elif method == "resources/list":
-            body = {"resources": [{"description": r.description, "mimeType": r.mime_type, "name": r.name,
-                                   "uri": r.uri} for r in d.resources]}
-        elif method == "resources/templates/list":
-            body = {"resourceTemplates": []}
-        elif method == "resources/read":
-            resource = d.resource(params["uri"])
-            if resource is None:
-                raise ProtocolError(INVALID_PARAMS, f"Unknown resource: {params['uri']}", {"uri": params["uri"]})
-            body = {"contents": [{"mimeType": resource.mime_type, "text": resource.read(), "uri": resource.uri}]}
-        elif method == "prompts/list":
-            body = {"prompts": [{"arguments": [{"name": a.name, "required": a.required} for a in p.arguments],
-                                 "description": p.description, "name": p.name} for p in d.prompts]}
-        elif method == "prompts/get":
-            body = self._get_prompt(params)
-        elif method == "subscriptions/listen":
-            return [self._listen(request)]
-        else:  # a handled method without a model here is a gap in the engine, not a protocol answer
-            raise NotImplementedError(method)
-        return [jsonrpc.result(request.id, wire.finish(method, body, d))]
+        # (an if-chain, most frequent first: a string comparison costs less than the call a table
+        # of handlers would add)
+        try:
+            if method == "tools/call":
+                return self._call_tool(request, wire)
+            if method == "tools/list":
+                body: dict[str, Any] = {"tools": _tools_listed(wire, d)}
+            elif method == "ping":
+                body = {}
+            elif method == "server/discover":
+                body = wire_2026_07_28.discover_result()
+            elif method == "resources/list":
+                body = {"resources": [{"description": r.description, "mimeType": r.mime_type, "name": r.name,
+                                       "uri": r.uri} for r in d.resources]}
+            elif method == "resources/templates/list":
+                body = {"resourceTemplates": []}
+            elif method == "resources/read":
+                resource = d.resource(params["uri"])
+                if resource is None:
+                    raise ProtocolError(INVALID_PARAMS, f"Unknown resource: {params['uri']}", {"uri": params["uri"]})
+                body = {"contents": [{"mimeType": resource.mime_type, "text": resource.read(), "uri": resource.uri}]}
+            elif method == "prompts/list":
+                body = {"prompts": [{"arguments": [{"name": a.name, "required": a.required} for a in p.arguments],
+                                     "description": p.description, "name": p.name} for p in d.prompts]}
+            elif method == "prompts/get":
+                body = self._get_prompt(params)
+            elif method == "subscriptions/listen":
+                return [self._listen(request)]
+            else:  # a handled method without a model here is a gap in the engine, not a protocol answer
+                raise NotImplementedError(method)
+        except HandlerCrash as crash:  # (each era puts a handler's crash on the wire its own way)
+            raise wire.crash_error(str(crash)) from None
+        return [{"jsonrpc": "2.0", "id": request.id, "result": wire.finish(method, body, d)}]  # (`jsonrpc.result`)
 
     def _get_prompt(self, params: dict[str, Any]) -> dict[str, Any]:
         prompt = self.definition.prompt(params["name"])
@@ -339,7 +333,7 @@ class ServerConnection:
         return self._drive(call, message.result)
 
     def _on_notification(self, message: Notification) -> Outgoing:
-        if message.method == "notifications/initialized" and self.era is not Era.STATELESS:
+        if message.method == "notifications/initialized" and self.era is not _STATELESS:
             self.initialized = True
         if message.method == "notifications/cancelled":
             return self._cancel(message.params or {})
@@ -399,20 +393,6 @@ def _valid_progress_token(token: Any) -> bool:
     return isinstance(token, float) and token.is_integer()
 
 
-def _check_meta(meta: Any) -> None:
-    """``params._meta`` as the per-revision request models type it."""
-    if not isinstance(meta, dict):
-        raise invalid_params()
-    if "progressToken" in meta and not _valid_progress_token(meta["progressToken"]):
-        raise invalid_params()
-    if META_CLIENT_CAPABILITIES in meta and not isinstance(meta[META_CLIENT_CAPABILITIES], dict):
-        raise invalid_params()
-    info = meta.get(META_CLIENT_INFO)
-    if info is not None and not (isinstance(info, dict) and isinstance(info.get("name"), str)
-                                 and isinstance(info.get("version"), str)):
-        raise invalid_params()
-
-
 _TRUE_TEXT = frozenset({"1", "on", "t", "true", "y", "yes"})
 _FALSE_TEXT = frozenset({"0", "off", "f", "false", "n", "no"})
 
@@ -431,32 +411,87 @@ def lax_bool(value: Any) -> bool | None:
 _NO_FIELDS: dict[str, tuple[Any, bool]] = {}
 
 
-def _check_params(method: str, params: dict[str, Any] | None, wire: Wire) -> None:
+def _check_request(method: str, version: str, params: dict[str, Any] | None, wire: Wire) -> None:
+    """A request as the revision ``version`` types it: a method it defines (or the server has no
+    handler: -32601), then its params (-32602, `invalid_params`).
+
+    (One function for the method, ``_meta`` and the fields, reading one table made once
+    (`_REQUEST_TYPING`): it runs for every request, and each call or lookup it saves counts.)"""
+    typing = _REQUEST_TYPING[wire.ERA].get(method)
+    if typing is None:
+        if method not in HANDLED and method != "initialize":
+            raise ProtocolError(METHOD_NOT_FOUND, "Method not found", method)
+        return
+    versions, fields, more, handled = typing
+    if version not in versions:
+        raise ProtocolError(METHOD_NOT_FOUND, "Method not found", method)
     p = params or {}
-    if "_meta" in p:
-        _check_meta(p["_meta"])
+    if "_meta" in p:  # ``params._meta`` as the per-revision request models type it
+        meta = p["_meta"]
+        if not isinstance(meta, dict):
+            raise invalid_params()
+        if "progressToken" in meta and not _valid_progress_token(meta["progressToken"]):
+            raise invalid_params()
+        if META_CLIENT_CAPABILITIES in meta and not isinstance(meta[META_CLIENT_CAPABILITIES], dict):
+            raise invalid_params()
+        info = meta.get(META_CLIENT_INFO)
+        if info is not None and not (isinstance(info, dict) and isinstance(info.get("name"), str)
+                                     and isinstance(info.get("version"), str)):
+            raise invalid_params()
     # A member the revision's model does not name is ignored (the handshake era's inputResponses).
-    for key, (kind, required) in wire.PARAMS_FIELDS.get(method, _NO_FIELDS).items():
+    for key, kind, values, required in fields:
         value = p.get(key)
         if value is None:
             if required:
                 raise invalid_params()
-        elif not (value in kind if type(kind) is tuple else isinstance(value, kind)):  # (a tuple: the values accepted)
+        elif not (value in kind if values else isinstance(value, kind)):
             raise invalid_params()
-    if method == "prompts/get" and not all(isinstance(v, str) for v in (p.get("arguments") or {}).values()):
+    if more is not None:
+        more(p)
+    if not handled:
+        raise ProtocolError(METHOD_NOT_FOUND, "Method not found", method)
+
+
+def _check_prompt_arguments(p: dict[str, Any]) -> None:
+    if not all(isinstance(v, str) for v in (p.get("arguments") or {}).values()):
         raise invalid_params()  # prompt arguments are strings
-    if method == "completion/complete":
-        ref, argument = p["ref"], p["argument"]
-        if ref.get("type") not in ("ref/prompt", "ref/resource") or not isinstance(
-                ref.get("name" if ref.get("type") == "ref/prompt" else "uri"), str):
-            raise invalid_params()
-        if not (isinstance(argument.get("name"), str) and isinstance(argument.get("value"), str)):
-            raise invalid_params()
-    if method == "subscriptions/listen":
-        wanted = p["notifications"]
-        flags = ("toolsListChanged", "promptsListChanged", "resourcesListChanged")
-        if any(wanted.get(f) is not None and lax_bool(wanted.get(f)) is None for f in flags):
-            raise invalid_params()
-        uris = wanted.get("resourceSubscriptions")
-        if uris is not None and not (isinstance(uris, list) and all(isinstance(u, str) for u in uris)):
-            raise invalid_params()
+
+
+def _check_completion(p: dict[str, Any]) -> None:
+    ref, argument = p["ref"], p["argument"]
+    if ref.get("type") not in ("ref/prompt", "ref/resource") or not isinstance(
+            ref.get("name" if ref.get("type") == "ref/prompt" else "uri"), str):
+        raise invalid_params()
+    if not (isinstance(argument.get("name"), str) and isinstance(argument.get("value"), str)):
+        raise invalid_params()
+
+
+def _check_listen(p: dict[str, Any]) -> None:
+    wanted = p["notifications"]
+    flags = ("toolsListChanged", "promptsListChanged", "resourcesListChanged")
+    if any(wanted.get(f) is not None and lax_bool(wanted.get(f)) is None for f in flags):
+        raise invalid_params()
+    uris = wanted.get("resourceSubscriptions")
+    if uris is not None and not (isinstance(uris, list) and all(isinstance(u, str) for u in uris)):
+        raise invalid_params()
+
+
+#: method -> what its params model checks beyond the fields' types (`PARAMS_FIELDS`)
+_MORE_CHECKS = {"prompts/get": _check_prompt_arguments, "completion/complete": _check_completion,
+                "subscriptions/listen": _check_listen}
+
+
+def _request_typing(wire: Wire) -> dict[str, tuple[Any, ...]]:
+    """Each request ``wire``'s revisions define -> (those revisions, its params fields as (name,
+    accepted type or values, whether a tuple of values, required), what else its model checks,
+    whether the server handles it): `CLIENT_REQUESTS`, ``wire.PARAMS_FIELDS``, `_MORE_CHECKS`
+    and `HANDLED` read together, once."""
+    return {method: (versions,
+                     tuple((key, kind, type(kind) is tuple, required)
+                           for key, (kind, required) in wire.PARAMS_FIELDS.get(method, _NO_FIELDS).items()),
+                     _MORE_CHECKS.get(method), method in HANDLED or method == "initialize")
+            for method, versions in CLIENT_REQUESTS.items()}
+
+
+#: era -> `_request_typing` of its wire
+_REQUEST_TYPING = {era: _request_typing(wire) for era, wire in WIRES.items()}
