@@ -13,7 +13,8 @@ pinned release by default, ``check`` and ``record`` cover every release the mode
     record --against engine --check  the swap test: the simulated peers where the SDK's stood
 
 Bad input is reported as one paragraph naming the file, session, message and JSON path, with
-exit status 2; a difference or a failed recording exits 1.
+exit status 2; a difference or a failed recording exits 1. A reader of standard output that goes
+away (``run ... | head``) ends the command quietly with 141, as SIGPIPE ends other commands.
 """
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ from .serve import add_arguments as add_serve_arguments
 from .serve import run as run_peer
 
 EXIT_DIFFERENT, EXIT_BAD_INPUT = 1, 2
+EXIT_READER_GONE = 128 + signal.SIGPIPE  # 141, as the shell reports a command SIGPIPE ended
 
 
 def _print_differences(title: str, lines: list[str], limit: int = 50) -> None:
@@ -274,6 +276,18 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
+def _reader_gone() -> int:
+    """Standard output's reader has gone (``run ... | head -1``): end quietly, as a command that
+    SIGPIPE ends does (exit 141), not with a traceback. Standard output is pointed at /dev/null
+    first, so that Python's flush at exit has nowhere left to fail."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
+    return EXIT_READER_GONE
+
+
 class Terminated(Exception):
     """SIGTERM arrived: unwind (so the recorders' group is ended and temp folders go), then exit 143."""
 
@@ -330,7 +344,11 @@ def main(argv: list[str] | None = None) -> int:
             "serve": lambda _, args: run_peer(args)}[args.verb]
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        return verb(project, args)
+        status = verb(project, args)
+        sys.stdout.flush()  # here, so that a reader gone by now is caught below, not at exit
+        return status
+    except BrokenPipeError:
+        return _reader_gone()
     except KeyboardInterrupt:  # Ctrl-C; a CLI started with SIGINT ignored (`cmd &` in a script) keeps it ignored
         print(f"interrupted: {args.verb} stopped; nothing was half-written", file=sys.stderr)
         return 130
