@@ -29,7 +29,7 @@ from pathlib import Path
 from . import engine, swap
 from .check import RecordingResult, build_report, live_differences
 from .errors import EngineFailure, InputError, RecorderError, one_line
-from .jsonio import parse_json, remove_stale_temps, write_atomic
+from .jsonio import parse_json, remove_stale_temps, write_atomic, write_output
 from .limits import LIMITS
 from .processes import run_owned
 from .project import Project
@@ -242,7 +242,7 @@ def cmd_export(project: Project, args: argparse.Namespace) -> int:
 
             out = exports.transcript_har(transcript, RESEARCH_CARD.base_url, __version__)
     if args.output:
-        write_atomic(args.output, out)
+        write_output(args.output, out)
     else:
         sys.stdout.write(out)
     return status

@@ -248,10 +248,7 @@ def read_file(path: str | os.PathLike[str], limited: bool = True) -> bytes:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            kind = ("a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode)
-                    else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
-                    else "a socket" if stat.S_ISSOCK(info.st_mode) else "not a regular file")
-            raise InputError(f"the file is {kind}, not a regular file", file=name)
+            raise InputError(f"the file is {_kind(info.st_mode)}, not a regular file", file=name)
         limit = FILE_BYTES.value() if limited else max(info.st_size, 1) * 2
         if info.st_size > limit:
             raise FILE_BYTES.refuse(f"the file is {info.st_size:,} bytes").within(file=name)
@@ -330,6 +327,35 @@ def dump_json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def _kind(mode: int) -> str:
+    return ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+
+
+def check_output(path: str | os.PathLike[str], folder: bool = False) -> None:
+    """Refuse, naming it, a path `write_atomic` cannot or must not write: one that is a folder,
+    a FIFO, a device or a socket (its rename would put a regular file in the node's place: run as
+    root, over ``/dev/null``), or one whose folder is a file; with ``folder``, a folder to write
+    into, which must be a folder or not yet exist. Raises `InputError` naming the path."""
+    target = Path(path)
+    for at in (target, *target.parents):  # the nearest that exists decides (mkdir makes the rest)
+        try:
+            mode = os.stat(at).st_mode
+        except (FileNotFoundError, NotADirectoryError):  # (under a file: the walk up names it)
+            continue
+        except OSError as exc:
+            raise InputError(f"the output cannot be written ({exc.strerror})", file=str(at)) from None
+        if at == target and not folder:
+            if not stat.S_ISREG(mode):
+                raise InputError(f"the output is {_kind(mode)}, not a regular file", file=str(at))
+        elif not stat.S_ISDIR(mode):
+            kind = "a file" if stat.S_ISREG(mode) else _kind(mode)
+            raise InputError(f"the output {'folder' if at == target else 'path'} holds {kind} here, "
+                             f"not a folder", file=str(at))
+        return
+
+
 def write_atomic(path: str | os.PathLike[str], text: str, *, only_if_changed: bool = False,
                  durable: bool = True) -> bool:
     """Write ``text`` to ``path`` so that readers see the old file or the new one, never half.
@@ -362,6 +388,16 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, only_if_changed: bo
         Path(tmp).unlink(missing_ok=True)
         raise
     return True
+
+
+def write_output(path: str | os.PathLike[str], text: str) -> None:
+    """`write_atomic` to a path the user named (``--output``): refused by `check_output` first, and
+    any error of the file system (no space, no permission, read-only) one `InputError` naming it."""
+    check_output(path)
+    try:
+        write_atomic(path, text)
+    except OSError as exc:
+        raise InputError(f"the output cannot be written ({exc.strerror})", file=str(path)) from None
 
 
 def remove_stale_temps(folder: str | os.PathLike[str], older_than: float = 60.0) -> list[Path]:
