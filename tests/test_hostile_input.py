@@ -42,3 +42,48 @@ def test_a_reader_that_stops_reading_is_no_traceback():
     err = process.stderr.read().decode()
     assert process.wait(timeout=120) == 141, err
     assert "Traceback" not in err and "Exception ignored" not in err, err
+
+
+# --- output paths that are not files -------------------------------------------------------------
+def _export(output: str) -> subprocess.CompletedProcess:
+    return _cli("export", "--format", "jsonl", "--session", "legacy_tour", "--output", output)
+
+
+def test_export_to_a_folder_or_under_a_file_is_one_line(tmp_path: Path):
+    err = _one_line(_export(str(tmp_path)), 2)
+    assert str(tmp_path) in err and "a folder" in err
+    (tmp_path / "file").write_text("kept")
+    err = _one_line(_export(str(tmp_path / "file" / "x.jsonl")), 2)
+    assert str(tmp_path / "file") in err and "not a folder" in err
+    assert (tmp_path / "file").read_text() == "kept" and [p.name for p in tmp_path.iterdir()] == ["file"]
+
+
+def test_export_never_puts_a_file_in_place_of_a_fifo_or_a_device(tmp_path: Path):
+    """write_atomic renames a temporary file over its target: over a FIFO (or, run as root, over
+    /dev/null) that would replace the node itself. The CLI refuses such a target instead."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    err = _one_line(_export(str(fifo)), 2)
+    assert str(fifo) in err and "a FIFO, not a regular file" in err
+    assert fifo.is_fifo() and [p.name for p in tmp_path.iterdir()] == ["pipe"]
+
+
+def test_site_into_a_file_is_one_line_and_writes_nothing(tmp_path: Path):
+    target = tmp_path / "file"
+    target.write_text("kept")
+    for outdir in (target, target / "site"):
+        done = _cli("site", str(outdir))
+        err = _one_line(done, 2)
+        assert str(target) in err, err
+    assert target.read_text() == "kept" and [p.name for p in tmp_path.iterdir()] == ["file"]
+
+
+def test_site_with_a_page_folder_taken_by_a_file_writes_nothing(tmp_path: Path):
+    """``OUTDIR/mcp`` is a file: the pages under it cannot be written, and the pages before it in
+    the build's order must not be left behind as half a site."""
+    outdir = tmp_path / "out"
+    outdir.mkdir()
+    (outdir / "mcp").write_text("kept")
+    err = _one_line(_cli("site", str(outdir)), 2)
+    assert str(outdir / "mcp") in err and "not a folder" in err
+    assert [p.name for p in outdir.iterdir()] == ["mcp"]
