@@ -254,7 +254,9 @@ def read_file(path: str | os.PathLike[str], limited: bool = True) -> bytes:
             raise FILE_BYTES.refuse(f"the file is {info.st_size:,} bytes").within(file=name)
         chunks, size = [], 0
         while size <= limit:  # read at most limit + 1 bytes: a file that grew is caught too
-            chunk = os.read(fd, limit + 1 - size)
+            # os.read allocates what it is asked for: the file's size and one byte (so that the next
+            # read sees the end), never the whole limit (a limit of 10**12 would be a MemoryError)
+            chunk = os.read(fd, min(limit + 1 - size, max(info.st_size + 1 - size, 1 << 16)))
             if not chunk:
                 break
             chunks.append(chunk)

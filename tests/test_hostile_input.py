@@ -87,3 +87,14 @@ def test_site_with_a_page_folder_taken_by_a_file_writes_nothing(tmp_path: Path):
     err = _one_line(_cli("site", str(outdir)), 2)
     assert str(outdir / "mcp") in err and "not a folder" in err
     assert [p.name for p in outdir.iterdir()] == ["mcp"]
+
+
+# --- limits set absurdly high ----------------------------------------------------------------------
+def test_a_file_size_limit_far_above_any_file_still_reads_the_file():
+    """A limit of 1 TB or 10^20 bytes is allowed (no upper bound is promised); reading a small file
+    under it must not ask for that much memory at once (MemoryError) or overflow a C size."""
+    for huge in ("1000000000000", "99999999999999999999"):
+        done = _cli("--max-file-bytes", huge, "run", SCN, "--session", "legacy_tour")
+        assert done.returncode == 0 and json.loads(done.stdout)["name"] == "legacy_tour", done.stderr[-500:]
+        done = _cli("check", SCN, env={"AGENT_LOOP_SIM_MAX_FILE_BYTES": huge})
+        assert done.returncode == 0, done.stderr[-500:]
