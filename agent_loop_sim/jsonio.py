@@ -226,8 +226,10 @@ def check_embedded_json(text: str, path: list[str | int]) -> None:
         value = json.loads(text, parse_constant=_NotJSON, parse_float=_float)
     except RecursionError:
         raise DEPTH.refuse("the text is nested too deep").within(path=json_path(path)) from None
-    except ValueError:  # not JSON at all: sent as it is, recorded as raw text
+    except json.JSONDecodeError:  # not JSON at all: sent as it is, recorded as raw text
         return
+    except ValueError as exc:  # an integer of over 4300 digits: JSON, but no parser here takes it
+        raise InputError(f"in the text: not valid here: {exc}", path=json_path(path)) from None
     try:
         check_json_value(value)
     except InputError as exc:

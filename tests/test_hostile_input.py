@@ -98,3 +98,46 @@ def test_a_file_size_limit_far_above_any_file_still_reads_the_file():
         assert done.returncode == 0 and json.loads(done.stdout)["name"] == "legacy_tour", done.stderr[-500:]
         done = _cli("check", SCN, env={"AGENT_LOOP_SIM_MAX_FILE_BYTES": huge})
         assert done.returncode == 0, done.stderr[-500:]
+
+
+# --- serve mcp: lines Python's JSON takes and the SDK's parser (pydantic-core) refuses -------------
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+ADD = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 3}}}
+
+
+def _serve_mcp(*lines: str) -> subprocess.CompletedProcess:
+    stdin = "".join(line + "\n" for line in (json.dumps(INIT), *lines, json.dumps(ADD)))
+    return subprocess.run([sys.executable, "-m", "agent_loop_sim", "serve", "mcp"], input=stdin.encode(), cwd=ROOT,
+                          capture_output=True, timeout=60)
+
+
+def test_serve_mcp_drops_a_line_with_an_integer_of_5000_digits():
+    """pydantic-core: "Invalid JSON: number out of range", so the SDK's transport drops the line;
+    Python's json raised ValueError there, which ended the process with a traceback."""
+    done = _serve_mcp('{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":' + "9" * 5000 + "}}")
+    assert done.returncode == 0 and done.stderr == b"", done.stderr.decode()[-1000:]
+    assert [json.loads(line)["id"] for line in done.stdout.decode().splitlines()] == [1, 2]
+
+
+def test_serve_mcp_drops_a_line_with_a_lone_surrogate():
+    """pydantic-core: "Invalid JSON: lone leading surrogate in hex escape", so the SDK drops the
+    line; the model answered it, and writing the answer (which echoes the name) as UTF-8 failed."""
+    call = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"e\\ud800","arguments":{}}}'
+    key = '{"jsonrpc":"2.0","id":8,"method":"ping","params":{"\\udfff":1}}'
+    done = _serve_mcp(call, key)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr.decode()[-1000:]
+    assert [json.loads(line)["id"] for line in done.stdout.decode().splitlines()] == [1, 2]
+
+
+def test_a_raw_scenario_line_with_an_integer_of_5000_digits_is_one_line(tmp_path: Path):
+    """A raw line may be any text; one that is JSON with an integer of over 4300 digits is refused
+    as an argument of that size is (`test_faults`): Python's parser (the engine's, the recorder's)
+    raises ValueError there, which was "engine failed" (exit 1) for what is bad input."""
+    line = '{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":' + "9" * 5000 + "}}"
+    path = tmp_path / "raw.json"
+    path.write_text(json.dumps({"recording": "x.json", "sessions": [
+        {"name": "raw_one", "family": "mcp", "mode": "raw", "title": "t", "lines": [json.dumps(INIT), line]}]}))
+    err = _one_line(_cli("run", str(path)), 2)
+    assert str(path) in err and "session 'raw_one'" in err and "$.sessions[0].lines[1]" in err, err
+    assert "4300 digits" in err, err
