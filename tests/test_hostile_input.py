@@ -141,3 +141,47 @@ def test_a_raw_scenario_line_with_an_integer_of_5000_digits_is_one_line(tmp_path
     err = _one_line(_cli("run", str(path)), 2)
     assert str(path) in err and "session 'raw_one'" in err and "$.sessions[0].lines[1]" in err, err
     assert "4300 digits" in err, err
+
+
+# --- serve a2a: bodies Python's JSON takes or chokes on, in process ------------------------------
+A2A_HEADERS = {"A2A-Version": "1.0", "Content-Type": "application/json"}
+
+
+def _post_a2a(body: bytes) -> "httpx.Response":
+    import asyncio
+
+    import httpx
+
+    from agent_loop_sim.serve.a2a_http import research_app
+
+    async def post() -> httpx.Response:
+        transport = httpx.ASGITransport(app=research_app())  # an exception in the app is raised here
+        async with httpx.AsyncClient(transport=transport, base_url="http://peer") as client:
+            return await client.post("/a2a", content=body, headers=A2A_HEADERS)
+
+    return asyncio.run(asyncio.wait_for(post(), 60))
+
+
+def _send_message(text_json: str) -> bytes:
+    return ('{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER",'
+            '"parts":[{"text":' + text_json + '}]}}}').encode()
+
+
+def test_serve_a2a_answers_a_body_nested_too_deep_as_the_sdk_does():
+    """Python's parser raises RecursionError on 100,000 nested arrays; the SDK's dispatcher catches
+    every exception of its parse as an internal error (-32603, id null). The app let it escape."""
+    answer = _post_a2a(_send_message("[" * 100_000 + "]" * 100_000))
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["id"] is None and body["error"]["code"] == -32603 and "recursion" in body["error"]["message"]
+
+
+def test_serve_a2a_refuses_a_lone_surrogate_cleanly():
+    """protobuf refuses "\\ud800" in params ("Unpaired surrogate"), so the SDK answers -32602; the
+    model answered, and writing its answer (which echoes the text) as UTF-8 raised. A request the
+    model does not cover gets 501 with one line saying what."""
+    answer = _post_a2a(_send_message('"\\ud800 hello"'))
+    assert answer.status_code == 501 and "lone surrogate" in answer.text, answer.text
+    key = _post_a2a(b'{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t","\\udfff":1}}')
+    assert key.status_code == 501 and "lone surrogate" in key.text, key.text
+    assert _post_a2a(_send_message('"hello \\ud83d\\ude00"')).json()["result"]  # a pair is text: answered
