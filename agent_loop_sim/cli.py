@@ -28,7 +28,7 @@ from pathlib import Path
 
 from . import engine, swap
 from .check import RecordingResult, build_report, live_differences
-from .errors import EngineFailure, InputError, RecorderError, one_line
+from .errors import EngineFailure, InputError, RecorderError, one_line, printable
 from .jsonio import parse_json, remove_stale_temps, write_atomic, write_output
 from .limits import LIMITS
 from .processes import run_owned
@@ -272,7 +272,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (the usage is in --help), exit 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        print(f"error: {self.prog}: {message} (see --help)", file=sys.stderr)
+        print(printable(f"error: {self.prog}: {message} (see --help)"), file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT)
 
 

@@ -185,3 +185,16 @@ def test_serve_a2a_refuses_a_lone_surrogate_cleanly():
     key = _post_a2a(b'{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t","\\udfff":1}}')
     assert key.status_code == 501 and "lone surrogate" in key.text, key.text
     assert _post_a2a(_send_message('"hello \\ud83d\\ude00"')).json()["result"]  # a pair is text: answered
+
+
+# --- names with terminal escapes ------------------------------------------------------------------
+def test_a_file_name_with_terminal_escapes_is_shown_as_text(tmp_path: Path):
+    """The session names, values and keys in a message are quoted (repr escapes them); a file name
+    was not: a scenario file named ESC[31m...BEL in scenarios/ (a checkout anyone can make) reached
+    the terminal raw, changing its colours or title."""
+    root = tmp_path / "project"
+    (root / "scenarios").mkdir(parents=True)
+    (root / "scenarios" / "\x1b]0;pwned\x07\x1b[31mred\u202e.json").write_text("[]")
+    err = _one_line(_cli("--root", str(root), "check", cwd=ROOT), 2)
+    assert "\x1b" not in err and "\x07" not in err and "\u202e" not in err, repr(err)
+    assert "\\x1b]0;pwned\\x07\\x1b[31mred\\u202e.json" in err, err

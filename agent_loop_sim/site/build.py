@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..check import Engine, Report, build_report, engine_name, load_engine
-from ..errors import InputError
+from ..errors import InputError, printable
 from ..exports import JUNIT_FILE, har_path, jsonl_path, report_junit, transcript_har, transcript_jsonl
 from ..jsonio import check_output, write_atomic
 from ..project import Project
@@ -377,9 +377,9 @@ def build_pages(project: Project, outdir: Path, run_session: Engine | None = Non
     check_output(outdir, folder=True)  # before the check: a file there is refused at once
     site = render_site(project, run_session)
     for warning in site.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(printable(f"warning: {warning}"), file=sys.stderr)
     if not site.ok:
-        print(site.explain(), file=sys.stderr)
+        print(printable(site.explain()), file=sys.stderr)
         unreadable = bool(site.report.errors) or any(f.error for f in site.report.files)
         raise SiteRefused(2 if unreadable else 1)
     for path in site.pages:  # every page checked before any is written: no half a site left behind
