@@ -31,7 +31,21 @@ class Project:
         return paths
 
     def scenario_files(self, paths: list[str] | None = None) -> list[ScenarioFile]:
-        return load_many(list(paths) if paths else self.scenario_paths())
+        """The scenario files ``paths`` names (every one in scenarios/ by default); a file named
+        twice (``scenarios/*.json scenarios/mcp.json``, or as ``./scenarios/mcp.json``) is read once."""
+        if not paths:
+            return load_many(self.scenario_paths())
+        seen: set[Path] = set()
+        unique = []
+        for path in paths:
+            try:
+                key = Path(path).resolve()
+            except (OSError, RuntimeError):  # (a symlink loop: load names it)
+                key = Path(path)
+            if key not in seen:
+                seen.add(key)
+                unique.append(path)
+        return load_many(unique)
 
     def recording_path(self, file: ScenarioFile, release: str | None = None) -> Path:
         """Where the recording of ``file`` by ``release`` of its SDK is: the pinned release's in

@@ -198,3 +198,18 @@ def test_a_file_name_with_terminal_escapes_is_shown_as_text(tmp_path: Path):
     err = _one_line(_cli("--root", str(root), "check", cwd=ROOT), 2)
     assert "\x1b" not in err and "\x07" not in err and "\u202e" not in err, repr(err)
     assert "\\x1b]0;pwned\\x07\\x1b[31mred\\u202e.json" in err, err
+
+
+# --- options -----------------------------------------------------------------------------------------
+def test_serve_a2a_with_a_port_out_of_range_is_a_usage_error():
+    for port in ("99999", "-5", "65536"):
+        err = _one_line(_cli("serve", "a2a", "--port", port), 2)
+        assert "--port" in err and "0-65535" in err, err
+
+
+def test_one_scenario_file_named_twice_is_checked_once():
+    """``check scenarios/*.json scenarios/mcp.json``: the file named twice (even as ./scenarios/...)
+    was refused as two files sharing session names and a recording."""
+    done = _cli("check", SCN, SCN, "./" + SCN)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("same recordings/sdk_exchanges.json") == 1, done.stdout

@@ -20,6 +20,7 @@ import socket
 import sys
 from typing import Any, Awaitable, Callable
 
+from ..errors import printable
 from ..protocols.a2a import RESEARCH_AGENT, RESEARCH_CARD, Agent, HttpRequest, HttpResponse
 from ..protocols.a2a.card import WELL_KNOWN_PATH
 from ..protocols.a2a.errors import JsonRpcError, error_response
@@ -155,7 +156,7 @@ def main(host: str, port: int, app: AgentApp | None = None) -> int:
     try:
         listener.bind((host, port))
     except OSError as exc:
-        print(f"error: cannot listen on {host}:{port}: {exc.strerror}", file=sys.stderr)
+        print(printable(f"error: cannot listen on {host}:{port}: {exc.strerror}"), file=sys.stderr)
         return 2
     listener.listen(2048)  # connections wait in the backlog until uvicorn accepts them
     bound_host, bound_port = listener.getsockname()[:2]
