@@ -218,6 +218,17 @@ def _over_depth(limit: int, found: str) -> InputError:
     return InputError(f"{found} (more than {limit} levels)")
 
 
+def _deeper_than_the_parser(found: str) -> InputError:
+    """Python's JSON parser raised RecursionError: the text nests deeper than it goes (about the
+    interpreter's recursion limit, some 1,000 levels). That is over the depth limit, unless the
+    user raised the limit past it; then the line says what stopped it, not that limit."""
+    goes = sys.getrecursionlimit()
+    if DEPTH.value() < goes:
+        return DEPTH.refuse(found)
+    return InputError(f"{found} for Python's JSON parser, which goes about {goes:,} levels deep "
+                      f"(under the nesting depth limit of {DEPTH.value():,}, but no limit can take it deeper)")
+
+
 def check_embedded_json(text: str, path: list[str | int]) -> None:
     """A raw line or body a scenario sends as it is: it may be any text, even bad JSON, but when it
     parses, what it says must be something a recording can hold (`check_json_value`: no NaN, no
@@ -225,7 +236,7 @@ def check_embedded_json(text: str, path: list[str | int]) -> None:
     try:
         value = json.loads(text, parse_constant=_NotJSON, parse_float=_float)
     except RecursionError:
-        raise DEPTH.refuse("the text is nested too deep").within(path=json_path(path)) from None
+        raise _deeper_than_the_parser("the text is nested too deep").within(path=json_path(path)) from None
     except json.JSONDecodeError:  # not JSON at all: sent as it is, recorded as raw text
         return
     except ValueError as exc:  # an integer of over 4300 digits: JSON, but no parser here takes it
@@ -298,8 +309,8 @@ def parse_json(text: str, name: str, limited: bool = True) -> Any:
         raise InputError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", file=name) from None
     except _Duplicate as exc:
         raise InputError(f"not valid here: duplicate key {exc.args[0]!r}", file=name) from None
-    except RecursionError:  # deeper than Python's parser goes: far over any depth limit
-        raise DEPTH.refuse("the JSON is nested too deep").within(file=name) from None
+    except RecursionError:  # deeper than Python's parser goes: over the depth limit, unless raised
+        raise _deeper_than_the_parser("the JSON is nested too deep").within(file=name) from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
         raise InputError(f"not valid here: {exc}", file=name) from None
     depth = DEPTH.value() if limited else sys.getrecursionlimit()

@@ -213,3 +213,18 @@ def test_one_scenario_file_named_twice_is_checked_once():
     done = _cli("check", SCN, SCN, "./" + SCN)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("same recordings/sdk_exchanges.json") == 1, done.stdout
+
+
+def test_a_file_deeper_than_pythons_parser_under_a_raised_depth_limit_says_so(tmp_path: Path):
+    """With --max-depth 100000 a file nested 5,000 deep is under the limit, but deeper than Python's
+    JSON parser goes; the line said "over the nesting depth limit of 100,000 levels", which is not
+    so, and told the user to raise a limit that was already high enough."""
+    data = json.loads((ROOT / SCN).read_text())
+    data["sessions"] = data["sessions"][:1]
+    text = json.dumps(data).replace('"x = 1"', "[" * 5000 + "]" * 5000)
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    err = _one_line(_cli("--max-depth", "100000", "run", str(path)), 2)
+    assert str(path) in err and "Python's JSON parser" in err and "over the nesting depth limit" not in err, err
+    err = _one_line(_cli("--max-depth", "64", "run", str(path)), 2)  # under the parser's depth: as before
+    assert "over the nesting depth limit of 64 levels" in err, err
