@@ -228,3 +228,13 @@ def test_a_file_deeper_than_pythons_parser_under_a_raised_depth_limit_says_so(tm
     assert str(path) in err and "Python's JSON parser" in err and "over the nesting depth limit" not in err, err
     err = _one_line(_cli("--max-depth", "64", "run", str(path)), 2)  # under the parser's depth: as before
     assert "over the nesting depth limit of 64 levels" in err, err
+
+
+def test_site_into_the_scenario_or_recording_folder_is_refused(project_copy: Path):
+    """The site's files include conformance.json: written into scenarios/ it would be read as a
+    scenario file by every later command (and recordings/ is the check's other input)."""
+    for folder in ("scenarios", "recordings", "recordings/verdicts"):
+        err = _one_line(_cli("site", folder, cwd=project_copy), 2)
+        assert folder in err and "input" in err, err
+    assert not list((project_copy / "scenarios").glob("conformance*")), "written into scenarios/"
+    assert not list((project_copy / "recordings").glob("conformance*")), "written into recordings/"
