@@ -29,7 +29,7 @@ from pathlib import Path
 from . import engine, swap
 from .check import RecordingResult, build_report, live_differences
 from .errors import EngineFailure, InputError, RecorderError, one_line, printable
-from .jsonio import parse_json, remove_stale_temps, write_atomic, write_output
+from .jsonio import check_output, parse_json, remove_stale_temps, write_atomic, write_output
 from .limits import LIMITS
 from .processes import run_owned
 from .project import Project
@@ -191,6 +191,9 @@ def cmd_record(project: Project, args: argparse.Namespace) -> int:
     files = project.scenario_files(args.scenarios)
     plan = [(file, release[1] if release else None) for release in _releases(project, files, args.release)
             for file in files if release is None or file.family == release[0]]
+    if not args.check:  # a recording's path taken by a folder (or a FIFO...) is refused before recording
+        for file, release in plan:
+            check_output(project.recording_path(file, release))
     live = [record_live(project, f, args.timeout, args.jobs, r) for f, r in plan]  # all, before any write
     if args.check:
         same = [_same_as_committed(project, file, recording, "the live SDK", release=release)

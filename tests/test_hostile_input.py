@@ -238,3 +238,17 @@ def test_site_into_the_scenario_or_recording_folder_is_refused(project_copy: Pat
         assert folder in err and "input" in err, err
     assert not list((project_copy / "scenarios").glob("conformance*")), "written into scenarios/"
     assert not list((project_copy / "recordings").glob("conformance*")), "written into recordings/"
+
+
+def test_record_to_a_recording_path_taken_by_a_folder_is_refused_before_recording(project_copy: Path):
+    """The recording's name is a folder in recordings/: write_atomic's rename raised
+    IsADirectoryError (a traceback) after the whole recording had run."""
+    data = json.loads((project_copy / SCN).read_text())
+    session = dict(data["sessions"][0], name="zz_folder")
+    path = project_copy / "one.json"
+    path.write_text(json.dumps({"recording": "taken.json", "sessions": [session]}))
+    (project_copy / "recordings" / "taken.json").mkdir()
+    err = _one_line(_cli("record", str(path), "--release", "2.3.0", cwd=project_copy), 2)
+    assert "recordings/taken.json" in err and "a folder" in err, err
+    assert [p.name for p in (project_copy / "recordings" / "taken.json").iterdir()] == []
+    assert not list((project_copy / "recordings").glob(".taken.json.*"))
