@@ -271,6 +271,14 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _command(text: str) -> str:
+    """A peer command: not blank (the recorders read an empty one as none, and would record the
+    SDK's own peer, so that the swap test compared it with itself)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty command: name the peer to record against")
+    return text
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (the usage is in --help), exit 2."""
 
@@ -325,8 +333,9 @@ def main(argv: list[str] | None = None) -> int:
     record.add_argument("--against", choices=("sdk", "engine"), default="sdk",
                         help="engine: the swap test, the simulated peers and the engine's MCP client in the SDK's "
                              "place (with --check)")
-    record.add_argument("--mcp-peer", default=swap.MCP_PEER, help="with --against engine: the MCP server command")
-    record.add_argument("--a2a-peer", default=swap.A2A_PEER,
+    record.add_argument("--mcp-peer", default=swap.MCP_PEER, type=_command,
+                        help="with --against engine: the MCP server command")
+    record.add_argument("--a2a-peer", default=swap.A2A_PEER, type=_command,
                         help="with --against engine: the A2A peer command (prints its URL on its first line)")
     site = verbs.add_parser("site", help="write the conformance pages (Markdown) to OUTDIR")
     site.add_argument("outdir")

@@ -252,3 +252,13 @@ def test_record_to_a_recording_path_taken_by_a_folder_is_refused_before_recordin
     assert "recordings/taken.json" in err and "a folder" in err, err
     assert [p.name for p in (project_copy / "recordings" / "taken.json").iterdir()] == []
     assert not list((project_copy / "recordings").glob(".taken.json.*"))
+
+
+def test_an_empty_peer_command_is_a_usage_error_not_a_pass():
+    """``--mcp-peer ""`` left the recorder's peer variable empty, which it reads as unset: the swap
+    test compared the SDK's fixture server with itself and said "same ... against ``"."""
+    for option in ("--mcp-peer", "--a2a-peer"):
+        for blank in ("", "  "):
+            done = _cli("record", "--against", "engine", "--check", SCN, option, blank)
+            err = _one_line(done, 2)
+            assert option in err and done.stdout == "", err
