@@ -221,6 +221,9 @@ def cmd_export(project: Project, args: argparse.Namespace) -> int:
     """A committed session as JSON Lines or HAR, or the check's report as JUnit XML."""
     from . import __version__, exports
 
+    if args.output:  # before the work: an output that will be refused is refused at once
+        project.refuse_inputs(args.output)
+        check_output(args.output)
     files = project.scenario_files(args.scenarios)
     status = 0
     if args.format == "junit":

@@ -75,6 +75,16 @@ class Project:
         return [(name, version) for name in FAMILIES if name in families
                 for version in (FAMILIES[name].releases.others if FAMILIES[name].releases else ())]
 
+    def refuse_inputs(self, output: str | Path, what: str = "the output") -> None:
+        """Refuse an ``output`` (a file or a folder to write) in scenarios/ or recordings/: their
+        files are the input of every command (a .json in scenarios/ is read as a scenario file; an
+        export over a recording replaces it). Raises `InputError` naming ``output``."""
+        resolved = Path(output).resolve()
+        for inputs in (self.scenario_dir, self.recording_dir):
+            if inputs.resolve() in (resolved, *resolved.parents):
+                raise InputError(f"{what} is in {self.relative(inputs)}/, whose files are the commands' input: "
+                                 f"write it elsewhere", file=str(output))
+
     def relative(self, path: str | Path) -> str:
         try:
             return str(Path(path).resolve().relative_to(self.root.resolve()))

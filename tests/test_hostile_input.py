@@ -262,3 +262,17 @@ def test_an_empty_peer_command_is_a_usage_error_not_a_pass():
             done = _cli("record", "--against", "engine", "--check", SCN, option, blank)
             err = _one_line(done, 2)
             assert option in err and done.stdout == "", err
+
+
+def test_export_over_a_committed_recording_or_into_scenarios_is_refused(project_copy: Path):
+    """``--output recordings/sdk_exchanges.json`` replaced the committed recording with JSON Lines
+    (every later check: "not valid JSON"); a .json in scenarios/ is read as a scenario file."""
+    recording = project_copy / "recordings" / "sdk_exchanges.json"
+    before = recording.read_bytes()
+    for output in ("recordings/sdk_exchanges.json", "scenarios/exported.json", "recordings/new/x.jsonl"):
+        done = _cli("export", "--format", "jsonl", "--session", "legacy_tour", "--output", output, cwd=project_copy)
+        err = _one_line(done, 2)
+        assert output.split("/")[0] + "/" in err and "input" in err, err
+    assert recording.read_bytes() == before
+    assert not (project_copy / "scenarios" / "exported.json").exists()
+    assert not (project_copy / "recordings" / "new").exists()

@@ -375,10 +375,7 @@ def build_pages(project: Project, outdir: Path, run_session: Engine | None = Non
     `InputError` (exit 2) before any page is written.
     """
     check_output(outdir, folder=True)  # before the check: a file there is refused at once
-    for inputs in (project.scenario_dir, project.recording_dir):  # (every *.json there is read)
-        if inputs.resolve() in (outdir.resolve(), *outdir.resolve().parents):
-            raise InputError(f"the output folder is in {project.relative(inputs)}/, whose files are the "
-                             f"check's input: write the site elsewhere", file=str(outdir))
+    project.refuse_inputs(outdir, "the output folder")
     site = render_site(project, run_session)
     for warning in site.warnings:
         print(printable(f"warning: {warning}"), file=sys.stderr)
