@@ -276,3 +276,54 @@ def test_export_over_a_committed_recording_or_into_scenarios_is_refused(project_
     assert recording.read_bytes() == before
     assert not (project_copy / "scenarios" / "exported.json").exists()
     assert not (project_copy / "recordings" / "new").exists()
+
+
+# --- the site's other input: the wire-type verdicts ------------------------------------------------
+VERDICTS = "recordings/verdicts/wire_types.json"
+
+
+def _site_with_verdicts(project_copy: Path, tmp_path: Path, text: str) -> subprocess.CompletedProcess:
+    (project_copy / VERDICTS).write_text(text)
+    return _cli("site", str(tmp_path / "out"), cwd=project_copy)
+
+
+def test_a_verdicts_file_of_the_wrong_shape_is_named_not_a_traceback(project_copy: Path, tmp_path: Path):
+    """The site read recordings/verdicts/wire_types.json trusting its shape: a number where a
+    session's list goes was a TypeError traceback, an unknown verdict a KeyError."""
+    first = next(iter(json.loads((ROOT / VERDICTS).read_text())["sessions"]))
+    cases = {
+        '{"sessions": []}': "$.sessions",
+        json.dumps({"sessions": {first: 5}}): f"$.sessions.{first}",
+        json.dumps({"sessions": {first: [5]}}): f"$.sessions.{first}[0]",
+        json.dumps({"sessions": {first: [{"verdict": "maybe", "against": "x"}]}}): f"$.sessions.{first}[0].verdict",
+    }
+    for text, path in cases.items():
+        done = _site_with_verdicts(project_copy, tmp_path, text)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-1500:]
+        assert f"{VERDICTS}, at {path}:" in done.stderr, (path, done.stderr[:1500])
+        assert not (tmp_path / "out").exists()
+
+
+def test_stopping_the_sites_other_half_unread_does_not_hang():
+    """`Beside` renders half the site in a forked child, whose result goes back through a pipe.
+    When the first half fails (a malformed input, a SIGTERM), the parent stops the child unread:
+    SIGTERM, which the child took as the CLI's own `Terminated` (its handler is inherited) and
+    caught, then sent again into the full pipe, while the parent waited for it to end: a hang."""
+    script = """
+import os, signal, sys, time
+sys.path.insert(0, sys.argv[1])
+from agent_loop_sim import cli
+from agent_loop_sim.site.beside import Beside, can_fork
+signal.signal(signal.SIGTERM, cli._on_sigterm)  # as cli.main installs it
+if not can_fork():
+    print("skip"); sys.exit(0)
+other = Beside(lambda: "x" * 10_000_000)  # more than a pipe holds: the child blocks sending it
+time.sleep(1)
+started = time.monotonic()
+other.cancel()
+print(f"{time.monotonic() - started:.1f}")
+"""
+    done = subprocess.run([sys.executable, "-c", script, str(ROOT)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-1500:]
+    if done.stdout.strip() != "skip":
+        assert float(done.stdout) < 3, done.stdout  # at once: the child no longer waits for a reader

@@ -58,6 +58,7 @@ class Site:
     nav: list[Any] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    unreadable: bool = False  #: an input besides the scenarios and recordings (the verdicts) cannot be read
 
     @property
     def ok(self) -> bool:
@@ -107,6 +108,7 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
     verdicts, unreadable = load_verdicts(project)
     played = {s.name: s.recorded for s in report.sessions if s.recorded is not None and s.scenario is not None}
     site.problems += unreadable + verdict_problems(verdicts, played)
+    site.unreadable = bool(unreadable)
     ctx = Context(report, checked, verdicts=verdicts, directory_urls=directory_urls, **({"repo_url": repo_url} if repo_url else {}))
     # What does not need the session pages, made beside them when a core is free: each family's
     # release pages, the exports and the JSON report.
@@ -381,7 +383,7 @@ def build_pages(project: Project, outdir: Path, run_session: Engine | None = Non
         print(printable(f"warning: {warning}"), file=sys.stderr)
     if not site.ok:
         print(printable(site.explain()), file=sys.stderr)
-        unreadable = bool(site.report.errors) or any(f.error for f in site.report.files)
+        unreadable = bool(site.report.errors) or any(f.error for f in site.report.files) or site.unreadable
         raise SiteRefused(2 if unreadable else 1)
     for path in site.pages:  # every page checked before any is written: no half a site left behind
         check_output(outdir / path)
