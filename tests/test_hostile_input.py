@@ -327,3 +327,17 @@ print(f"{time.monotonic() - started:.1f}")
     assert done.returncode == 0, done.stderr[-1500:]
     if done.stdout.strip() != "skip":
         assert float(done.stdout) < 3, done.stdout  # at once: the child no longer waits for a reader
+
+
+def test_a_fixture_server_not_utf8_or_a_fifo_is_a_problem_named_not_a_traceback_or_a_hang(project_copy: Path,
+                                                                                          tmp_path: Path):
+    """The site shows the fixture servers' sources, read with read_text: bytes that are not UTF-8
+    were a UnicodeDecodeError traceback, and a FIFO in the file's place blocked the build."""
+    for name, make in (("not UTF-8", lambda p: p.write_bytes(b"\xff\xfe not text")), ("a FIFO", os.mkfifo)):
+        path = project_copy / "conformance" / "sdk_server.py"
+        path.unlink()
+        make(path)
+        done = _cli("site", str(tmp_path / "out"), cwd=project_copy)
+        assert done.returncode in (1, 2) and "Traceback" not in done.stderr, (name, done.stderr[-1500:])
+        assert "conformance/sdk_server.py: the fixture server cannot be read" in done.stderr, (name, done.stderr)
+        assert not (tmp_path / "out").exists()
