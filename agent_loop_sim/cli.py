@@ -19,6 +19,7 @@ away (``run ... | head``) ends the command quietly with 141, as SIGPIPE ends oth
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import math
 import os
@@ -290,6 +291,11 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
+#: A write to standard output (or another output) that fails for want of room or of a device:
+#: ``run ... > /dev/full``. One line, exit 2, as for an ``--output`` that cannot be written.
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.ENXIO})
+
+
 def _reader_gone() -> int:
     """Standard output's reader has gone (``run ... | head -1``): end quietly, as a command that
     SIGPIPE ends does (exit 141), not with a traceback. Standard output is pointed at /dev/null
@@ -364,6 +370,12 @@ def main(argv: list[str] | None = None) -> int:
         return status
     except BrokenPipeError:
         return _reader_gone()
+    except OSError as exc:
+        if exc.filename is not None or exc.errno not in _OUTPUT_ERRNOS:
+            raise
+        _reader_gone()  # (standard output, if it was that, has nowhere left to fail at exit)
+        print(f"error: {args.verb}: the output cannot be written ({exc.strerror})", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:  # Ctrl-C; a CLI started with SIGINT ignored (`cmd &` in a script) keeps it ignored
         print(f"interrupted: {args.verb} stopped; nothing was half-written", file=sys.stderr)
         return 130

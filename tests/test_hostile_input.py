@@ -341,3 +341,15 @@ def test_a_fixture_server_not_utf8_or_a_fifo_is_a_problem_named_not_a_traceback_
         assert done.returncode in (1, 2) and "Traceback" not in done.stderr, (name, done.stderr[-1500:])
         assert "conformance/sdk_server.py: the fixture server cannot be read" in done.stderr, (name, done.stderr)
         assert not (tmp_path / "out").exists()
+
+
+def test_standard_output_on_a_full_device_is_one_line():
+    """``run ... > /dev/full``: the write fails with ENOSPC, which was an OSError traceback."""
+    if not os.path.exists("/dev/full"):
+        return
+    for args in (["run", SCN, "--session", "legacy_tour"], ["export", "--format", "jsonl", "--session", "legacy_tour"]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-m", "agent_loop_sim", *args], cwd=ROOT, stdout=full,
+                                  stderr=subprocess.PIPE, text=True, timeout=120)
+        err = _one_line(done, 2)
+        assert "No space left on device" in err and "Exception ignored" not in err, err
