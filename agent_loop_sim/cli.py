@@ -300,11 +300,12 @@ def _reader_gone() -> int:
     """Standard output's reader has gone (``run ... | head -1``): end quietly, as a command that
     SIGPIPE ends does (exit 141), not with a traceback. Standard output is pointed at /dev/null
     first, so that Python's flush at exit has nowhere left to fail."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, sys.stdout.fileno())
-    finally:
-        os.close(devnull)
+    if sys.stdout is not None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
     return EXIT_READER_GONE
 
 
@@ -366,7 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         status = verb(project, args)
-        sys.stdout.flush()  # here, so that a reader gone by now is caught below, not at exit
+        if sys.stdout is not None:  # (None: started with standard output closed, `>&-`)
+            sys.stdout.flush()  # here, so that a reader gone by now is caught below, not at exit
         return status
     except BrokenPipeError:
         return _reader_gone()

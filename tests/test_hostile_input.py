@@ -353,3 +353,19 @@ def test_standard_output_on_a_full_device_is_one_line():
                                   stderr=subprocess.PIPE, text=True, timeout=120)
         err = _one_line(done, 2)
         assert "No space left on device" in err and "Exception ignored" not in err, err
+
+
+def test_closed_standard_streams():
+    """Started with standard output closed (``>&-``), Python's sys.stdout is None: `check` prints
+    nothing and says its verdict by its exit status; `serve mcp`, with no connection, says so in one
+    line (both were AttributeError tracebacks)."""
+    done = subprocess.run([sys.executable, "-m", "agent_loop_sim", "check", SCN], cwd=ROOT, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, timeout=120, pass_fds=(),
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == 0 and done.stderr == "", done.stderr[-1000:]
+    for fd in (0, 1):
+        done = subprocess.run([sys.executable, "-m", "agent_loop_sim", "serve", "mcp"], cwd=ROOT,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              timeout=60, preexec_fn=lambda fd=fd: os.close(fd))
+        err = _one_line(done, 2)
+        assert "serve mcp" in err and "closed" in err, err

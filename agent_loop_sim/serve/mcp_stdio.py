@@ -87,6 +87,10 @@ def serve(stdin: BinaryIO, stdout: BinaryIO, definition: ServerDefinition = FIXT
 
 
 def main() -> int:
+    if sys.stdin is None or sys.stdout is None:  # started with `<&-` or `>&-`: no client to serve
+        print("error: serve mcp: standard input and output are the client's connection, and one of them "
+              "is closed", file=sys.stderr)
+        return 2
     try:
         return serve(sys.stdin.buffer, sys.stdout.buffer)
     except KeyboardInterrupt:
