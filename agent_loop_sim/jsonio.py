@@ -172,6 +172,34 @@ def _where(root: Any, path: tuple[str | int, ...]) -> dict[str, Any]:
     return where
 
 
+class _Duplicated(dict):  # type: ignore[type-arg]
+    """An object with a key twice (as `_where_duplicate` parses it again, to say where it is)."""
+
+
+def _keep_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    return _Duplicated(out) if len(out) != len(pairs) else out
+
+
+def _where_duplicate(text: str) -> dict[str, Any]:
+    """The session, message and JSON path of the first object with a duplicate key in ``text``
+    (which `parse_json` found has one), or nothing if it cannot be told. Only on that error."""
+    try:
+        root = json.loads(text, object_pairs_hook=_keep_duplicates)
+    except (ValueError, RecursionError):
+        return {}
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(root, ())]
+    while stack:  # depth first, first member first: the first duplicate in the file
+        item, path = stack.pop()
+        if type(item) is _Duplicated:
+            return _where(root, path)
+        if isinstance(item, dict):
+            stack.extend((child, path + (key,)) for key, child in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((item[i], path + (i,)) for i in range(len(item) - 1, -1, -1))
+    return {}
+
+
 def check_json_value(value: Any, depth: int | None = None) -> None:
     """Refuse what is not JSON as the SDKs send it, naming its JSON path: ``NaN``/``Infinity``/
     ``1e400``, a string holding a lone surrogate (``"\\ud800"``: not encodable as UTF-8), and
@@ -308,7 +336,8 @@ def parse_json(text: str, name: str, limited: bool = True) -> Any:
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", file=name) from None
     except _Duplicate as exc:
-        raise InputError(f"not valid here: duplicate key {exc.args[0]!r}", file=name) from None
+        raise InputError(f"not valid here: duplicate key {exc.args[0]!r}", file=name,
+                         **_where_duplicate(text)) from None
     except RecursionError:  # deeper than Python's parser goes: over the depth limit, unless raised
         raise _deeper_than_the_parser("the JSON is nested too deep").within(file=name) from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits

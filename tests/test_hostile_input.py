@@ -369,3 +369,20 @@ def test_closed_standard_streams():
                               timeout=60, preexec_fn=lambda fd=fd: os.close(fd))
         err = _one_line(done, 2)
         assert "serve mcp" in err and "closed" in err, err
+
+
+def test_a_duplicate_key_is_named_with_its_session_message_and_path(project_copy: Path):
+    """A duplicate key named the file only ("duplicate key 'id'"): in a recording of 160 messages
+    the reader had to search for it. Now the session, message and JSON path are named too."""
+    path = project_copy / "recordings" / "sdk_exchanges.json"
+    text = path.read_text()
+    data = json.loads(text)
+    session = data["sessions"][2]
+    marker = json.dumps(session["messages"][3]["json"], indent=2)
+    assert '"jsonrpc": "2.0",' in marker
+    start = text.index('"name": "' + session["name"] + '"')
+    at = text.index('"jsonrpc": "2.0",', text.index('"n": 4,', start))
+    path.write_text(text[:at] + '"jsonrpc": "2.0", ' + text[at:])
+    err = _one_line(_cli("check", SCN, cwd=project_copy), 2)
+    assert "duplicate key 'jsonrpc'" in err, err
+    assert f"session '{session['name']}', message 4, at $.sessions[2].messages[3].json" in err, err
