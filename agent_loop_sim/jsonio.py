@@ -188,10 +188,32 @@ def _where_duplicate(text: str) -> dict[str, Any]:
         root = json.loads(text, object_pairs_hook=_keep_duplicates)
     except (ValueError, RecursionError):
         return {}
+    return _where_first(root, lambda item: type(item) is _Duplicated)
+
+
+class _LongInteger:
+    """An integer literal of more digits than Python converts (4300), kept as a marker."""
+
+
+def _integer(literal: str) -> Any:
+    return _LongInteger() if len(literal) > 4300 else int(literal)
+
+
+def _where_long_integer(text: str) -> dict[str, Any]:
+    """The session, message and JSON path of the first integer too long to convert, or nothing."""
+    try:
+        root = json.loads(text, parse_int=_integer)
+    except (ValueError, RecursionError):
+        return {}
+    return _where_first(root, lambda item: type(item) is _LongInteger)
+
+
+def _where_first(root: Any, found: Callable[[Any], bool]) -> dict[str, Any]:
+    """`_where` of the first value of ``root`` (depth first, first member first) that is ``found``."""
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(root, ())]
-    while stack:  # depth first, first member first: the first duplicate in the file
+    while stack:
         item, path = stack.pop()
-        if type(item) is _Duplicated:
+        if found(item):
             return _where(root, path)
         if isinstance(item, dict):
             stack.extend((child, path + (key,)) for key, child in reversed(item.items()))
@@ -341,7 +363,7 @@ def parse_json(text: str, name: str, limited: bool = True) -> Any:
     except RecursionError:  # deeper than Python's parser goes: over the depth limit, unless raised
         raise _deeper_than_the_parser("the JSON is nested too deep").within(file=name) from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
-        raise InputError(f"not valid here: {exc}", file=name) from None
+        raise InputError(f"not valid here: {exc}", file=name, **_where_long_integer(text)) from None
     depth = DEPTH.value() if limited else sys.getrecursionlimit()
     if not odd and _SURROGATE_ESCAPE.search(text) is None and not _lone_surrogate(text) and _within_depth(value, depth):
         return value

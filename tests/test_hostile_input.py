@@ -386,3 +386,12 @@ def test_a_duplicate_key_is_named_with_its_session_message_and_path(project_copy
     err = _one_line(_cli("check", SCN, cwd=project_copy), 2)
     assert "duplicate key 'jsonrpc'" in err, err
     assert f"session '{session['name']}', message 4, at $.sessions[2].messages[3].json" in err, err
+
+
+def test_an_integer_of_5000_digits_is_named_with_its_path(tmp_path: Path):
+    data = json.loads((ROOT / SCN).read_text())
+    data["sessions"] = data["sessions"][:1]
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(data).replace('"x = 1"', "9" * 5000))
+    err = _one_line(_cli("run", str(path)), 2)
+    assert "session 'legacy_tour', at $.sessions[0].actions[6].arguments.code: not valid here" in err, err
