@@ -13,11 +13,13 @@ pinned release by default, ``check`` and ``record`` cover every release the mode
     record --against engine --check  the swap test: the simulated peers where the SDK's stood
 
 Bad input is reported as one paragraph naming the file, session, message and JSON path, with
-exit status 2; a difference or a failed recording exits 1.
+exit status 2; a difference or a failed recording exits 1. A reader of standard output that goes
+away (``run ... | head``) ends the command quietly with 141, as SIGPIPE ends other commands.
 """
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import math
 import os
@@ -27,8 +29,8 @@ from pathlib import Path
 
 from . import engine, swap
 from .check import RecordingResult, build_report, live_differences
-from .errors import EngineFailure, InputError, RecorderError, one_line
-from .jsonio import parse_json, remove_stale_temps, write_atomic
+from .errors import EngineFailure, InputError, RecorderError, one_line, printable
+from .jsonio import check_output, parse_json, remove_stale_temps, write_atomic, write_output
 from .limits import LIMITS
 from .processes import run_owned
 from .project import Project
@@ -39,6 +41,7 @@ from .serve import add_arguments as add_serve_arguments
 from .serve import run as run_peer
 
 EXIT_DIFFERENT, EXIT_BAD_INPUT = 1, 2
+EXIT_READER_GONE = 128 + signal.SIGPIPE  # 141, as the shell reports a command SIGPIPE ended
 
 
 def _print_differences(title: str, lines: list[str], limit: int = 50) -> None:
@@ -189,6 +192,9 @@ def cmd_record(project: Project, args: argparse.Namespace) -> int:
     files = project.scenario_files(args.scenarios)
     plan = [(file, release[1] if release else None) for release in _releases(project, files, args.release)
             for file in files if release is None or file.family == release[0]]
+    if not args.check:  # a recording's path taken by a folder (or a FIFO...) is refused before recording
+        for file, release in plan:
+            check_output(project.recording_path(file, release))
     live = [record_live(project, f, args.timeout, args.jobs, r) for f, r in plan]  # all, before any write
     if args.check:
         same = [_same_as_committed(project, file, recording, "the live SDK", release=release)
@@ -216,6 +222,9 @@ def cmd_export(project: Project, args: argparse.Namespace) -> int:
     """A committed session as JSON Lines or HAR, or the check's report as JUnit XML."""
     from . import __version__, exports
 
+    if args.output:  # before the work: an output that will be refused is refused at once
+        project.refuse_inputs(args.output)
+        check_output(args.output)
     files = project.scenario_files(args.scenarios)
     status = 0
     if args.format == "junit":
@@ -240,7 +249,7 @@ def cmd_export(project: Project, args: argparse.Namespace) -> int:
 
             out = exports.transcript_har(transcript, RESEARCH_CARD.base_url, __version__)
     if args.output:
-        write_atomic(args.output, out)
+        write_output(args.output, out)
     else:
         sys.stdout.write(out)
     return status
@@ -266,12 +275,38 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _command(text: str) -> str:
+    """A peer command: not blank (the recorders read an empty one as none, and would record the
+    SDK's own peer, so that the swap test compared it with itself)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty command: name the peer to record against")
+    return text
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (the usage is in --help), exit 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        print(f"error: {self.prog}: {message} (see --help)", file=sys.stderr)
+        print(printable(f"error: {self.prog}: {message} (see --help)"), file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT)
+
+
+#: A write to standard output (or another output) that fails for want of room or of a device:
+#: ``run ... > /dev/full``. One line, exit 2, as for an ``--output`` that cannot be written.
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.ENXIO})
+
+
+def _reader_gone() -> int:
+    """Standard output's reader has gone (``run ... | head -1``): end quietly, as a command that
+    SIGPIPE ends does (exit 141), not with a traceback. Standard output is pointed at /dev/null
+    first, so that Python's flush at exit has nowhere left to fail."""
+    if sys.stdout is not None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    return EXIT_READER_GONE
 
 
 class Terminated(Exception):
@@ -308,8 +343,9 @@ def main(argv: list[str] | None = None) -> int:
     record.add_argument("--against", choices=("sdk", "engine"), default="sdk",
                         help="engine: the swap test, the simulated peers and the engine's MCP client in the SDK's "
                              "place (with --check)")
-    record.add_argument("--mcp-peer", default=swap.MCP_PEER, help="with --against engine: the MCP server command")
-    record.add_argument("--a2a-peer", default=swap.A2A_PEER,
+    record.add_argument("--mcp-peer", default=swap.MCP_PEER, type=_command,
+                        help="with --against engine: the MCP server command")
+    record.add_argument("--a2a-peer", default=swap.A2A_PEER, type=_command,
                         help="with --against engine: the A2A peer command (prints its URL on its first line)")
     site = verbs.add_parser("site", help="write the conformance pages (Markdown) to OUTDIR")
     site.add_argument("outdir")
@@ -330,7 +366,18 @@ def main(argv: list[str] | None = None) -> int:
             "serve": lambda _, args: run_peer(args)}[args.verb]
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        return verb(project, args)
+        status = verb(project, args)
+        if sys.stdout is not None:  # (None: started with standard output closed, `>&-`)
+            sys.stdout.flush()  # here, so that a reader gone by now is caught below, not at exit
+        return status
+    except BrokenPipeError:
+        return _reader_gone()
+    except OSError as exc:
+        if exc.filename is not None or exc.errno not in _OUTPUT_ERRNOS:
+            raise
+        _reader_gone()  # (standard output, if it was that, has nowhere left to fail at exit)
+        print(f"error: {args.verb}: the output cannot be written ({exc.strerror})", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:  # Ctrl-C; a CLI started with SIGINT ignored (`cmd &` in a script) keeps it ignored
         print(f"interrupted: {args.verb} stopped; nothing was half-written", file=sys.stderr)
         return 130

@@ -6,6 +6,7 @@ paragraph and exits non-zero, so a traceback is never the only explanation.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -38,8 +39,22 @@ class InputError(Exception):
 
 
 def one_line(text: str) -> str:
-    """A message on one line (an SDK's errors, pydantic's, span several; a reader sees one)."""
-    return " | ".join(line.strip() for line in str(text).splitlines() if line.strip())
+    """A message on one line (an SDK's errors, pydantic's, span several; a reader sees one), with
+    every character a terminal would act on shown escaped (`printable`)."""
+    return printable(" | ".join(line.strip() for line in str(text).splitlines() if line.strip()))
+
+
+#: What a terminal acts on rather than shows: C0 controls but tab and newline, DEL, C1 controls
+#: (ESC [ ... recolours, ESC ] 0; ... BEL retitles), and the bidirectional overrides and isolates
+#: (which reorder the text around them).
+_NOT_SHOWN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` with each character a terminal would act on written as its escape (``\\x1b``,
+    ``\\u202e``), as ``repr`` writes it: a file name or a message from a scenario or recording
+    is shown as the text it is, never as colours, a new window title or reordered text."""
+    return _NOT_SHOWN.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 class RecorderError(Exception):

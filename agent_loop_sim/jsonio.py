@@ -172,6 +172,56 @@ def _where(root: Any, path: tuple[str | int, ...]) -> dict[str, Any]:
     return where
 
 
+class _Duplicated(dict):  # type: ignore[type-arg]
+    """An object with a key twice (as `_where_duplicate` parses it again, to say where it is)."""
+
+
+def _keep_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    return _Duplicated(out) if len(out) != len(pairs) else out
+
+
+def _where_duplicate(text: str) -> dict[str, Any]:
+    """The session, message and JSON path of the first object with a duplicate key in ``text``
+    (which `parse_json` found has one), or nothing if it cannot be told. Only on that error."""
+    try:
+        root = json.loads(text, object_pairs_hook=_keep_duplicates)
+    except (ValueError, RecursionError):
+        return {}
+    return _where_first(root, lambda item: type(item) is _Duplicated)
+
+
+class _LongInteger:
+    """An integer literal of more digits than Python converts (4300), kept as a marker."""
+
+
+def _integer(literal: str) -> Any:
+    return _LongInteger() if len(literal) > 4300 else int(literal)
+
+
+def _where_long_integer(text: str) -> dict[str, Any]:
+    """The session, message and JSON path of the first integer too long to convert, or nothing."""
+    try:
+        root = json.loads(text, parse_int=_integer)
+    except (ValueError, RecursionError):
+        return {}
+    return _where_first(root, lambda item: type(item) is _LongInteger)
+
+
+def _where_first(root: Any, found: Callable[[Any], bool]) -> dict[str, Any]:
+    """`_where` of the first value of ``root`` (depth first, first member first) that is ``found``."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(root, ())]
+    while stack:
+        item, path = stack.pop()
+        if found(item):
+            return _where(root, path)
+        if isinstance(item, dict):
+            stack.extend((child, path + (key,)) for key, child in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((item[i], path + (i,)) for i in range(len(item) - 1, -1, -1))
+    return {}
+
+
 def check_json_value(value: Any, depth: int | None = None) -> None:
     """Refuse what is not JSON as the SDKs send it, naming its JSON path: ``NaN``/``Infinity``/
     ``1e400``, a string holding a lone surrogate (``"\\ud800"``: not encodable as UTF-8), and
@@ -218,6 +268,17 @@ def _over_depth(limit: int, found: str) -> InputError:
     return InputError(f"{found} (more than {limit} levels)")
 
 
+def _deeper_than_the_parser(found: str) -> InputError:
+    """Python's JSON parser raised RecursionError: the text nests deeper than it goes (about the
+    interpreter's recursion limit, some 1,000 levels). That is over the depth limit, unless the
+    user raised the limit past it; then the line says what stopped it, not that limit."""
+    goes = sys.getrecursionlimit()
+    if DEPTH.value() < goes:
+        return DEPTH.refuse(found)
+    return InputError(f"{found} for Python's JSON parser, which goes about {goes:,} levels deep "
+                      f"(under the nesting depth limit of {DEPTH.value():,}, but no limit can take it deeper)")
+
+
 def check_embedded_json(text: str, path: list[str | int]) -> None:
     """A raw line or body a scenario sends as it is: it may be any text, even bad JSON, but when it
     parses, what it says must be something a recording can hold (`check_json_value`: no NaN, no
@@ -225,9 +286,11 @@ def check_embedded_json(text: str, path: list[str | int]) -> None:
     try:
         value = json.loads(text, parse_constant=_NotJSON, parse_float=_float)
     except RecursionError:
-        raise DEPTH.refuse("the text is nested too deep").within(path=json_path(path)) from None
-    except ValueError:  # not JSON at all: sent as it is, recorded as raw text
+        raise _deeper_than_the_parser("the text is nested too deep").within(path=json_path(path)) from None
+    except json.JSONDecodeError:  # not JSON at all: sent as it is, recorded as raw text
         return
+    except ValueError as exc:  # an integer of over 4300 digits: JSON, but no parser here takes it
+        raise InputError(f"in the text: not valid here: {exc}", path=json_path(path)) from None
     try:
         check_json_value(value)
     except InputError as exc:
@@ -248,16 +311,15 @@ def read_file(path: str | os.PathLike[str], limited: bool = True) -> bytes:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            kind = ("a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode)
-                    else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
-                    else "a socket" if stat.S_ISSOCK(info.st_mode) else "not a regular file")
-            raise InputError(f"the file is {kind}, not a regular file", file=name)
+            raise InputError(f"the file is {_kind(info.st_mode)}, not a regular file", file=name)
         limit = FILE_BYTES.value() if limited else max(info.st_size, 1) * 2
         if info.st_size > limit:
             raise FILE_BYTES.refuse(f"the file is {info.st_size:,} bytes").within(file=name)
         chunks, size = [], 0
         while size <= limit:  # read at most limit + 1 bytes: a file that grew is caught too
-            chunk = os.read(fd, limit + 1 - size)
+            # os.read allocates what it is asked for: the file's size and one byte (so that the next
+            # read sees the end), never the whole limit (a limit of 10**12 would be a MemoryError)
+            chunk = os.read(fd, min(limit + 1 - size, max(info.st_size + 1 - size, 1 << 16)))
             if not chunk:
                 break
             chunks.append(chunk)
@@ -296,11 +358,12 @@ def parse_json(text: str, name: str, limited: bool = True) -> Any:
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", file=name) from None
     except _Duplicate as exc:
-        raise InputError(f"not valid here: duplicate key {exc.args[0]!r}", file=name) from None
-    except RecursionError:  # deeper than Python's parser goes: far over any depth limit
-        raise DEPTH.refuse("the JSON is nested too deep").within(file=name) from None
+        raise InputError(f"not valid here: duplicate key {exc.args[0]!r}", file=name,
+                         **_where_duplicate(text)) from None
+    except RecursionError:  # deeper than Python's parser goes: over the depth limit, unless raised
+        raise _deeper_than_the_parser("the JSON is nested too deep").within(file=name) from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
-        raise InputError(f"not valid here: {exc}", file=name) from None
+        raise InputError(f"not valid here: {exc}", file=name, **_where_long_integer(text)) from None
     depth = DEPTH.value() if limited else sys.getrecursionlimit()
     if not odd and _SURROGATE_ESCAPE.search(text) is None and not _lone_surrogate(text) and _within_depth(value, depth):
         return value
@@ -328,6 +391,35 @@ def load_json(path: str | os.PathLike[str], limited: bool = True) -> Any:
 def dump_json(data: Any) -> str:
     """The one on-disk layout of recordings: two-space indent, key order kept, UTF-8 as is."""
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _kind(mode: int) -> str:
+    return ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+
+
+def check_output(path: str | os.PathLike[str], folder: bool = False) -> None:
+    """Refuse, naming it, a path `write_atomic` cannot or must not write: one that is a folder,
+    a FIFO, a device or a socket (its rename would put a regular file in the node's place: run as
+    root, over ``/dev/null``), or one whose folder is a file; with ``folder``, a folder to write
+    into, which must be a folder or not yet exist. Raises `InputError` naming the path."""
+    target = Path(path)
+    for at in (target, *target.parents):  # the nearest that exists decides (mkdir makes the rest)
+        try:
+            mode = os.stat(at).st_mode
+        except (FileNotFoundError, NotADirectoryError):  # (under a file: the walk up names it)
+            continue
+        except OSError as exc:
+            raise InputError(f"the output cannot be written ({exc.strerror})", file=str(at)) from None
+        if at == target and not folder:
+            if not stat.S_ISREG(mode):
+                raise InputError(f"the output is {_kind(mode)}, not a regular file", file=str(at))
+        elif not stat.S_ISDIR(mode):
+            kind = "a file" if stat.S_ISREG(mode) else _kind(mode)
+            raise InputError(f"the output {'folder' if at == target else 'path'} holds {kind} here, "
+                             f"not a folder", file=str(at))
+        return
 
 
 def write_atomic(path: str | os.PathLike[str], text: str, *, only_if_changed: bool = False,
@@ -362,6 +454,16 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, only_if_changed: bo
         Path(tmp).unlink(missing_ok=True)
         raise
     return True
+
+
+def write_output(path: str | os.PathLike[str], text: str) -> None:
+    """`write_atomic` to a path the user named (``--output``): refused by `check_output` first, and
+    any error of the file system (no space, no permission, read-only) one `InputError` naming it."""
+    check_output(path)
+    try:
+        write_atomic(path, text)
+    except OSError as exc:
+        raise InputError(f"the output cannot be written ({exc.strerror})", file=str(path)) from None
 
 
 def remove_stale_temps(folder: str | os.PathLike[str], older_than: float = 60.0) -> list[Path]:

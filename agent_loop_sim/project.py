@@ -31,7 +31,21 @@ class Project:
         return paths
 
     def scenario_files(self, paths: list[str] | None = None) -> list[ScenarioFile]:
-        return load_many(list(paths) if paths else self.scenario_paths())
+        """The scenario files ``paths`` names (every one in scenarios/ by default); a file named
+        twice (``scenarios/*.json scenarios/mcp.json``, or as ``./scenarios/mcp.json``) is read once."""
+        if not paths:
+            return load_many(self.scenario_paths())
+        seen: set[Path] = set()
+        unique = []
+        for path in paths:
+            try:
+                key = Path(path).resolve()
+            except (OSError, RuntimeError):  # (a symlink loop: load names it)
+                key = Path(path)
+            if key not in seen:
+                seen.add(key)
+                unique.append(path)
+        return load_many(unique)
 
     def recording_path(self, file: ScenarioFile, release: str | None = None) -> Path:
         """Where the recording of ``file`` by ``release`` of its SDK is: the pinned release's in
@@ -60,6 +74,16 @@ class Project:
         """(family, release) for every release other than the pinned one of ``families``."""
         return [(name, version) for name in FAMILIES if name in families
                 for version in (FAMILIES[name].releases.others if FAMILIES[name].releases else ())]
+
+    def refuse_inputs(self, output: str | Path, what: str = "the output") -> None:
+        """Refuse an ``output`` (a file or a folder to write) in scenarios/ or recordings/: their
+        files are the input of every command (a .json in scenarios/ is read as a scenario file; an
+        export over a recording replaces it). Raises `InputError` naming ``output``."""
+        resolved = Path(output).resolve()
+        for inputs in (self.scenario_dir, self.recording_dir):
+            if inputs.resolve() in (resolved, *resolved.parents):
+                raise InputError(f"{what} is in {self.relative(inputs)}/, whose files are the commands' input: "
+                                 f"write it elsewhere", file=str(output))
 
     def relative(self, path: str | Path) -> str:
         try:

@@ -9,12 +9,22 @@ from __future__ import annotations
 import argparse
 
 
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535; 0: any free port)")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``serve`` verb's arguments (the command line itself lives in :mod:`agent_loop_sim.cli`)."""
     parser.add_argument("peer", choices=("mcp", "a2a"),
                         help="mcp: the fixture server over stdio; a2a: the research agent over HTTP")
     parser.add_argument("--host", default="127.0.0.1", help="a2a: the address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8765,
+    parser.add_argument("--port", type=_port, default=8765,
                         help="a2a: the port (0: any free port; the address is printed on stdout)")
 
 

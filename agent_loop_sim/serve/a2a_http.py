@@ -9,16 +9,18 @@ of them) until the process ends; start a process per test for isolation.
 What the SDK's HTTP layer does before its dispatcher is done here as it does it: a body that is
 not JSON is ``-32700`` with the decoder's message, one that is not UTF-8 ``-32603``; a path
 other than the card's and JSON-RPC's is ``404``, a wrong method ``405``. A request the model
-does not cover (a batch, a body that is no JSON-RPC object, ``returnImmediately``...) gets
-``501`` with one line saying what, and the process goes on.
+does not cover (a batch, a body that is no JSON-RPC object, ``returnImmediately``, a lone
+surrogate in a string...) gets ``501`` with one line saying what, and the process goes on.
 """
 from __future__ import annotations
 
 import json
+import re
 import socket
 import sys
 from typing import Any, Awaitable, Callable
 
+from ..errors import printable
 from ..protocols.a2a import RESEARCH_AGENT, RESEARCH_CARD, Agent, HttpRequest, HttpResponse
 from ..protocols.a2a.card import WELL_KNOWN_PATH
 from ..protocols.a2a.errors import JsonRpcError, error_response
@@ -68,13 +70,34 @@ class AgentApp:
                 parsed = json.loads(body)
             except json.JSONDecodeError as exc:
                 return _json(error_response(None, JsonRpcError(PARSE_ERROR, str(exc))))
-            except ValueError as exc:  # not UTF-8: the SDK's catch-all makes it an internal error
+            except (ValueError, RecursionError) as exc:  # not UTF-8, nested too deep for Python's parser,
+                # an integer of over 4300 digits: the SDK's catch-all makes each an internal error
                 return _json(error_response(None, JsonRpcError(INTERNAL_ERROR, str(exc))))
+            if _lone_surrogate(body, parsed):
+                why = "a string holds a lone surrogate (\\ud800-\\udfff), which protobuf refuses in params"
+                print(f"agent-loop-sim serve a2a: not modelled: {why}", file=sys.stderr, flush=True)
+                return _plain(501, f"not modelled by agent-loop-sim: {why}")
         try:
             return self.agent.handle(HttpRequest(method, self.agent.card.base_url + path, headers, parsed))
         except Exception as exc:  # noqa: BLE001 - a gap in the model must not end the process
             print(f"agent-loop-sim serve a2a: not modelled: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
             return _plain(501, f"not modelled by agent-loop-sim: {exc}")
+
+
+#: A JSON escape of a surrogate: the only way a lone one gets into a body that was valid UTF-8.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _lone_surrogate(body: bytes, parsed: Any) -> bool:
+    """Whether the parsed ``body`` holds a lone surrogate in a key or a string (its answer, which
+    may echo it, could not be written as UTF-8)."""
+    if _SURROGATE_ESCAPE.search(body) is None:
+        return False
+    try:
+        _encode(parsed)
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _json(body: Any) -> HttpResponse:
@@ -133,7 +156,7 @@ def main(host: str, port: int, app: AgentApp | None = None) -> int:
     try:
         listener.bind((host, port))
     except OSError as exc:
-        print(f"error: cannot listen on {host}:{port}: {exc.strerror}", file=sys.stderr)
+        print(printable(f"error: cannot listen on {host}:{port}: {exc.strerror}"), file=sys.stderr)
         return 2
     listener.listen(2048)  # connections wait in the backlog until uvicorn accepts them
     bound_host, bound_port = listener.getsockname()[:2]

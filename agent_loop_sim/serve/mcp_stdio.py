@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from typing import Any, BinaryIO, Iterable
 
@@ -23,15 +24,43 @@ def _write(out: io.TextIOWrapper, messages: Iterable[dict[str, Any]]) -> None:
     out.flush()
 
 
+#: What may make a line Python's parser takes one that the SDK's (pydantic-core) refuses as invalid
+#: JSON: a JSON escape of a surrogate (the only way a lone one gets into a line read as UTF-8), or
+#: a run of more than 4300 digits (pydantic-core: "number out of range"; Python: a ValueError).
+_SDK_REFUSES_MAYBE = re.compile(r"\\u[dD][89a-fA-F]|[0-9]{4301}")
+
+
+def _refused_by_the_sdk(line: str) -> bool:
+    """Whether ``line`` is JSON to Python's parser but not to the SDK's: it holds a lone surrogate
+    (``"\\ud800"``, in a key or a string: "lone leading surrogate in hex escape") or an integer of
+    more than 4300 digits. The SDK's transport drops such a line, as any that is not JSON, and so
+    does this edge (the model would fail on the one, or answer the other with text that cannot be
+    written as UTF-8)."""
+    if _SDK_REFUSES_MAYBE.search(line) is None:
+        return False
+    try:
+        json.dumps(json.loads(line), ensure_ascii=False).encode("utf-8")
+    except json.JSONDecodeError:  # not JSON at all: the model drops it as such
+        return False
+    except (ValueError, RecursionError):  # UnicodeEncodeError, an integer of over 4300 digits
+        return True
+    return False
+
+
 def _answer(connection: ServerConnection, line: str, number: int) -> list[dict[str, Any]]:
     """What the model answers to ``line``; a gap in the model is one line on stderr and, for a
     request, an internal error, so that one bad line never ends the connection."""
+    if _refused_by_the_sdk(line):
+        return []
     try:
         return connection.receive(line)
     except Exception as exc:  # noqa: BLE001 - the process must outlive any one line
         print(f"agent-loop-sim serve mcp: line {number}: not modelled: {type(exc).__name__}: {exc}",
               file=sys.stderr, flush=True)
-        message = jsonrpc.parse_line(line)
+        try:
+            message = jsonrpc.parse_line(line)
+        except Exception:  # noqa: BLE001 - what failed above may fail here too: then no answer
+            return []
         if isinstance(message, jsonrpc.Request):
             return [jsonrpc.error(message.id, jsonrpc.ProtocolError(jsonrpc.INTERNAL_ERROR, "Internal error"))]
         return []
@@ -58,6 +87,10 @@ def serve(stdin: BinaryIO, stdout: BinaryIO, definition: ServerDefinition = FIXT
 
 
 def main() -> int:
+    if sys.stdin is None or sys.stdout is None:  # started with `<&-` or `>&-`: no client to serve
+        print("error: serve mcp: standard input and output are the client's connection, and one of them "
+              "is closed", file=sys.stderr)
+        return 2
     try:
         return serve(sys.stdin.buffer, sys.stdout.buffer)
     except KeyboardInterrupt:

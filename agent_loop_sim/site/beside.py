@@ -54,7 +54,7 @@ class Beside(Generic[T]):
             except OSError:  # no pipe to be had (out of file descriptors): the work is done here
                 return
             try:
-                self.process = context.Process(target=_child, args=(work, sending), daemon=True)
+                self.process = context.Process(target=_child, args=(work, sending, self.receiving), daemon=True)
                 self.process.start()
             except OSError:  # no process to be had (limits): the work is done here
                 self.process = None
@@ -69,12 +69,18 @@ class Beside(Generic[T]):
         self.cancel()
 
     def cancel(self) -> None:
-        """Stop the child if it is still there (its result was not asked for)."""
+        """Stop the child if it is still there (its result was not asked for). The reading end is
+        closed first, so that a child blocked sending its result into the full pipe fails at once
+        (EPIPE) rather than wait for a reader; and a child that outlives SIGTERM (it inherits the
+        CLI's handler, which raises an exception it may catch) is killed after a grace period."""
         if self.process is not None:
             process, self.process = self.process, None
-            process.terminate()
-            process.join()
             self.receiving.close()
+            process.terminate()
+            process.join(5)
+            if process.exitcode is None:
+                process.kill()
+                process.join()
 
     def result(self) -> T:
         if self.process is not None:
@@ -92,7 +98,8 @@ class Beside(Generic[T]):
         return self.work()
 
 
-def _child(work: Callable[[], Any], sending: Any) -> None:
+def _child(work: Callable[[], Any], sending: Any, receiving: Any) -> None:
+    receiving.close()  # (the fork's copy: with it open the pipe never lost its reader, see `cancel`)
     try:
         answer = (True, work())
     except BaseException:  # noqa: BLE001 - the parent does the work again and sees the error itself

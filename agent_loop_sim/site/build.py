@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from ..check import Engine, Report, build_report, engine_name, load_engine
-from ..errors import InputError
+from ..errors import InputError, printable
 from ..exports import JUNIT_FILE, har_path, jsonl_path, report_junit, transcript_har, transcript_jsonl
-from ..jsonio import write_atomic
+from ..jsonio import check_output, write_atomic
 from ..project import Project
 from ..scenarios import ScenarioFile
 from ..protocols import FAMILIES
@@ -58,6 +58,7 @@ class Site:
     nav: list[Any] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    unreadable: bool = False  #: an input besides the scenarios and recordings (the verdicts) cannot be read
 
     @property
     def ok(self) -> bool:
@@ -107,6 +108,7 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
     verdicts, unreadable = load_verdicts(project)
     played = {s.name: s.recorded for s in report.sessions if s.recorded is not None and s.scenario is not None}
     site.problems += unreadable + verdict_problems(verdicts, played)
+    site.unreadable = bool(unreadable)
     ctx = Context(report, checked, verdicts=verdicts, directory_urls=directory_urls, **({"repo_url": repo_url} if repo_url else {}))
     # What does not need the session pages, made beside them when a core is free: each family's
     # release pages, the exports and the JSON report.
@@ -371,15 +373,24 @@ def build_pages(project: Project, outdir: Path, run_session: Engine | None = Non
     When the engine and the recordings differ (or a recording, a finding or a fixture server is
     not as it should be) the problems go to stderr, nothing is written, and `SiteRefused`
     says which exit status to give: 1, or 2 when a recording or scenario file cannot be read.
+    An ``outdir`` that is a file, or a page path in it taken by a file or a folder, is an
+    `InputError` (exit 2) before any page is written.
     """
+    check_output(outdir, folder=True)  # before the check: a file there is refused at once
+    project.refuse_inputs(outdir, "the output folder")
     site = render_site(project, run_session)
     for warning in site.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(printable(f"warning: {warning}"), file=sys.stderr)
     if not site.ok:
-        print(site.explain(), file=sys.stderr)
-        unreadable = bool(site.report.errors) or any(f.error for f in site.report.files)
+        print(printable(site.explain()), file=sys.stderr)
+        unreadable = bool(site.report.errors) or any(f.error for f in site.report.files) or site.unreadable
         raise SiteRefused(2 if unreadable else 1)
-    written = write_pages(site, outdir)
+    for path in site.pages:  # every page checked before any is written: no half a site left behind
+        check_output(outdir / path)
+    try:
+        written = write_pages(site, outdir)
+    except OSError as exc:  # (no space, no permission, a read-only file system)
+        raise InputError(f"the output cannot be written ({exc.strerror})", file=str(outdir)) from None
     print(f"wrote {len(written)} files to {outdir}: {site.report.passed}/{len(site.report.sessions)} sessions "
           f"pass, {site.report.message_count} messages")
     return site

@@ -10,6 +10,8 @@ import importlib
 import inspect
 from typing import Any
 
+from ..errors import InputError
+from ..jsonio import read_file
 from ..project import Project
 from ..protocols import FAMILIES
 from ..schema import Field
@@ -37,10 +39,13 @@ def render_servers(project: Project, families: list[str]) -> tuple[str, list[str
              "They are shown here as they stand in the repository, read at build time.", ""]
     for family in families:
         fixture = FAMILIES[family].fixture
-        try:
-            source = (project.root / fixture.path).read_text(encoding="utf-8")
-        except OSError as exc:
-            problems.append(f"{fixture.path}: the fixture server cannot be read ({exc.strerror})")
+        try:  # (read_file: a FIFO or a device in its place is refused, not waited on)
+            source = read_file(project.root / fixture.path, limited=False).decode("utf-8")
+        except InputError as exc:
+            problems.append(f"{fixture.path}: the fixture server cannot be read ({exc.problem})")
+            continue
+        except UnicodeDecodeError as exc:
+            problems.append(f"{fixture.path}: the fixture server cannot be read (not UTF-8: byte {exc.start})")
             continue
         lines += [f"## {fixture.title}", "", fixture.about, "",
                   fence(source.rstrip("\n"), "python", attrs=f'title="{fixture.path}"'), ""]

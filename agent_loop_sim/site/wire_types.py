@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import InputError
 from ..jsonio import load_json
 from ..project import Project
+from ..schema import Field, check_object, describe
 from ..transcript import Transcript
 from .markdown import table, text
 
@@ -40,13 +41,28 @@ def load_verdicts(project: Project) -> tuple[dict[str, list[Verdict]], list[str]
     """(session -> verdicts, problems reading the file)."""
     path = project.recording_dir / VERDICTS_FILE
     try:
-        data = load_json(path)
+        return _verdicts(load_json(path)), []
     except InputError as exc:
-        return {}, [f"wire types: {exc}"]
+        return {}, [f"wire types: {exc.within(file=project.relative(path))}"]
+
+
+_VERDICT_FIELDS = {"verdict": Field(str, choices=("valid", "invalid", "not checked")), "against": Field(str),
+                   "detail": Field(str, required=False)}
+
+
+def _verdicts(data: Any) -> dict[str, list[Verdict]]:
+    """The file's verdicts by session, its shape checked (`InputError` naming the JSON path):
+    ``{"sessions": {NAME: [{"verdict", "against", "detail"?}, ...]}, ...}``."""
+    sessions = data.get("sessions") if isinstance(data, dict) else None
+    if type(sessions) is not dict:
+        raise InputError(f"expected an object of sessions, got {describe(sessions)}", path="$.sessions")
     out: dict[str, list[Verdict]] = {}
-    for name, verdicts in (data.get("sessions") or {}).items() if isinstance(data, dict) else []:
-        out[name] = [Verdict(v.get("verdict", "?"), v.get("against", "?"), v.get("detail", "")) for v in verdicts]
-    return out, []
+    for name, verdicts in sessions.items():
+        Field(list).check(verdicts, ["sessions", name])
+        for i, v in enumerate(verdicts):
+            check_object(v, _VERDICT_FIELDS, ["sessions", name, i], "a verdict")
+        out[name] = [Verdict(v["verdict"], v["against"], v.get("detail", "")) for v in verdicts]
+    return out
 
 
 def problems(verdicts: dict[str, list[Verdict]], transcripts: dict[str, Transcript]) -> list[str]:
