@@ -8,7 +8,8 @@
 pinned release by default, ``check`` and ``record`` cover every release the model speaks.
     site OUTDIR                      the conformance pages as Markdown, without MkDocs
     export --format jsonl|har --session NAME [--output F]   a committed session as JSON Lines / HAR
-    export --format junit [SCENARIOS ...] [--output F]       the check as JUnit XML (exit 1 on a failure)
+    export --format junit [SCENARIOS ...] [--output F]       the check as JUnit XML (exit 1 on a failure;
+                                                             2, and no file, for an unreadable recording)
     serve mcp | serve a2a [--port N] a simulated peer: MCP over stdio, A2A over HTTP
     record --against engine --check  the swap test: the simulated peers where the SDK's stood
 
@@ -28,7 +29,7 @@ import sys
 from pathlib import Path
 
 from . import engine, swap
-from .check import RecordingResult, build_report, live_differences
+from .check import RecordingResult, Report, build_report, live_differences
 from .errors import EngineFailure, InputError, RecorderError, one_line, printable
 from .jsonio import check_output, parse_json, remove_stale_temps, write_atomic, write_output
 from .limits import LIMITS
@@ -95,6 +96,13 @@ def _differences_title(file: RecordingResult, count: int, label: str) -> str:
     return title + (f"; key order: differs in {order} object(s)" if order else "")
 
 
+def _refuse_unreadable(report: Report) -> None:
+    """A recording that cannot be read is bad input (one line, exit 2), not a difference."""
+    unreadable = next((f.unreadable for f in report.files if f.unreadable is not None), None)
+    if unreadable is not None:
+        raise unreadable
+
+
 def cmd_check(project: Project, args: argparse.Namespace) -> int:
     files = project.scenario_files(args.scenarios)
     failed = 0
@@ -102,9 +110,7 @@ def cmd_check(project: Project, args: argparse.Namespace) -> int:
         chosen = files if release is None else project.recorded_by(
             [f for f in files if f.family == release[0]], release[1])
         report = build_report(project, files=chosen, release=release)
-        unreadable = next((f.unreadable for f in report.files if f.unreadable is not None), None)
-        if unreadable is not None:
-            raise unreadable
+        _refuse_unreadable(report)
         for file in report.files:
             problems = [line for s in file.sessions for line in s.problems()] or ([file.error] if file.error else [])
             if problems:
@@ -229,6 +235,7 @@ def cmd_export(project: Project, args: argparse.Namespace) -> int:
     status = 0
     if args.format == "junit":
         report = build_report(project, files=files)
+        _refuse_unreadable(report)
         out = exports.report_junit(report)
         status = 0 if report.ok else EXIT_DIFFERENT
     else:

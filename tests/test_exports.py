@@ -117,6 +117,17 @@ def test_a_changed_value_becomes_a_failure_with_the_first_difference(project_cop
     assert root.find(".//testcase[@name='a2a_send']/failure") is None
 
 
+def test_an_unreadable_recording_is_bad_input_as_in_check(project_copy: Path):
+    path = project_copy / "recordings" / "a2a_sdk_exchanges.json"
+    path.write_text(path.read_text().replace('"n": 2,', '"n": 2, "n": 2,', 1))
+    out = project_copy / "out" / "conformance.junit.xml"
+    done = run_cli("export", "--format", "junit", "scenarios/a2a.json", "--output", str(out), cwd=project_copy)
+    checked = run_cli("check", "scenarios/a2a.json", cwd=project_copy)
+    assert done.returncode == checked.returncode == 2, done.stderr
+    assert "recordings/a2a_sdk_exchanges.json" in done.stderr and "duplicate key 'n'" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
 def test_text_xml_cannot_carry_is_escaped():
     report = build_report(Project(ROOT), files=Project(ROOT).scenario_files(["scenarios/a2a.json"]))
     broken = Report(report.files, errors=("a scenario file said \x00 and \x1b",))
