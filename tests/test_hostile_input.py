@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from conftest import ROOT
@@ -159,7 +160,9 @@ def _post_a2a(body: bytes) -> "httpx.Response":
         async with httpx.AsyncClient(transport=transport, base_url="http://peer") as client:
             return await client.post("/a2a", content=body, headers=A2A_HEADERS)
 
-    return asyncio.run(asyncio.wait_for(post(), 60))
+    # A thread of its own: an earlier test (the browser's) may have left an event loop running in this one.
+    with ThreadPoolExecutor(1) as worker:
+        return worker.submit(asyncio.run, asyncio.wait_for(post(), 60)).result()
 
 
 def _send_message(text_json: str) -> bytes:
