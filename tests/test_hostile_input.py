@@ -398,3 +398,26 @@ def test_an_integer_of_5000_digits_is_named_with_its_path(tmp_path: Path):
     path.write_text(json.dumps(data).replace('"x = 1"', "9" * 5000))
     err = _one_line(_cli("run", str(path)), 2)
     assert "session 'legacy_tour', at $.sessions[0].actions[6].arguments.code: not valid here" in err, err
+
+
+# --- a gap in a served model, with stderr closed ----------------------------------------------------
+class _Gap:
+    """A model that raises on every line, as a gap in it would (with terminal controls in its words)."""
+
+    def receive(self, line: str):
+        raise NotImplementedError("a method \x1b]0;retitled\x07 not modelled")
+
+
+def test_a_gap_is_told_on_stderr_as_text_and_never_on_stdout(monkeypatch, capsys):
+    """print(..., file=sys.stderr) writes to stdout when stderr is None (a peer started with
+    `2>&-`): serve mcp's stdout is the client's JSON-RPC stream, serve a2a's first line its URL."""
+    from agent_loop_sim.serve import a2a_http, mcp_stdio
+
+    request = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
+    assert mcp_stdio._answer(_Gap(), request, 1)[0]["error"]["code"] == -32603
+    said = capsys.readouterr()
+    assert said.out == "" and "\\x1b]0;retitled\\x07" in said.err and "\x1b" not in said.err
+    monkeypatch.setattr(sys, "stderr", None)
+    mcp_stdio._answer(_Gap(), request, 1)
+    a2a_http._warn("agent-loop-sim serve a2a: not modelled: a gap")
+    assert capsys.readouterr().out == ""

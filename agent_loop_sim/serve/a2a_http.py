@@ -35,6 +35,13 @@ def _plain(status: int, text: str) -> HttpResponse:
     return HttpResponse(status, [("Content-Type", "text/plain; charset=utf-8")], text)
 
 
+
+def _warn(text: str) -> None:
+    """One line on stderr, shown as text; none when stderr is closed (``2>&-``: print would write
+    it to stdout, whose first line tells the client where to connect)."""
+    if sys.stderr is not None:
+        print(printable(text), file=sys.stderr, flush=True)
+
 class AgentApp:
     """An ASGI app serving ``agent``: its card at the well-known path, JSON-RPC at its RPC path."""
 
@@ -75,12 +82,12 @@ class AgentApp:
                 return _json(error_response(None, JsonRpcError(INTERNAL_ERROR, str(exc))))
             if _lone_surrogate(body, parsed):
                 why = "a string holds a lone surrogate (\\ud800-\\udfff), which protobuf refuses in params"
-                print(f"agent-loop-sim serve a2a: not modelled: {why}", file=sys.stderr, flush=True)
+                _warn(f"agent-loop-sim serve a2a: not modelled: {why}")
                 return _plain(501, f"not modelled by agent-loop-sim: {why}")
         try:
             return self.agent.handle(HttpRequest(method, self.agent.card.base_url + path, headers, parsed))
         except Exception as exc:  # noqa: BLE001 - a gap in the model must not end the process
-            print(f"agent-loop-sim serve a2a: not modelled: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+            _warn(f"agent-loop-sim serve a2a: not modelled: {type(exc).__name__}: {exc}")
             return _plain(501, f"not modelled by agent-loop-sim: {exc}")
 
 

@@ -15,6 +15,7 @@ import re
 import sys
 from typing import Any, BinaryIO, Iterable
 
+from ..errors import printable
 from ..protocols.mcp import FIXTURE_SERVER, ServerConnection, ServerDefinition, jsonrpc
 
 
@@ -55,8 +56,9 @@ def _answer(connection: ServerConnection, line: str, number: int) -> list[dict[s
     try:
         return connection.receive(line)
     except Exception as exc:  # noqa: BLE001 - the process must outlive any one line
-        print(f"agent-loop-sim serve mcp: line {number}: not modelled: {type(exc).__name__}: {exc}",
-              file=sys.stderr, flush=True)
+        if sys.stderr is not None:  # (started with `2>&-`: print would write to stdout, the client's stream)
+            print(printable(f"agent-loop-sim serve mcp: line {number}: not modelled: {type(exc).__name__}: {exc}"),
+                  file=sys.stderr, flush=True)
         try:
             message = jsonrpc.parse_line(line)
         except Exception:  # noqa: BLE001 - what failed above may fail here too: then no answer
