@@ -411,7 +411,7 @@ class ClientModel:
                 except NotSupported as refused:  # the call fails in the application, nothing is sent
                     raise RequestFailed(refused.error) from None
             result = yield self._request(method, {"inputResponses": responses, **copy_json(params)},
-                                              progress=progress, meta=meta)
+                                         progress=progress, meta=meta)
         return result
 
 
