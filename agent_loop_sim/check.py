@@ -289,6 +289,23 @@ def _build_report(project: Project, run_session: Engine | None, files: list[Scen
                   engine=name)
 
 
+def release_report(project: Project, files: list[ScenarioFile], release: tuple[str, str] | None = None,
+                   run_session: Engine | None = None) -> Report:
+    """`build_report` for ``release`` = (family, version), on the files of ``files`` that release
+    has a committed recording of (another release's recordings may lag behind a new scenario
+    file); ``None``: each family's pinned release, on every file."""
+    if release is None:
+        return build_report(project, run_session, files)
+    recorded = project.recorded_by([f for f in files if f.family == release[0]], release[1])
+    return build_report(project, run_session, recorded, release)
+
+
+def every_release(project: Project, files: list[ScenarioFile]) -> list[tuple[str, str] | None]:
+    """What ``check`` compares by default: ``None`` (each family's pinned release), then every
+    other release of the families of ``files``, as (family, version)."""
+    return [None, *project.other_releases(sorted({f.family for f in files}))]
+
+
 def live_differences(committed: Recording, live: Recording) -> list[Difference]:
     """What a live recording says that the committed one does not (``record --check``)."""
     diffs = diff_sessions(committed.sessions, live.sessions)

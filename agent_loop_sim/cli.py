@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 
 from . import engine, swap
-from .check import RecordingResult, Report, build_report, live_differences
+from .check import RecordingResult, Report, build_report, every_release, live_differences, release_report
 from .errors import EngineFailure, InputError, RecorderError, one_line, printable
 from .jsonio import check_output, parse_json, remove_stale_temps, write_atomic, write_output
 from .limits import LIMITS
@@ -65,14 +65,14 @@ def cmd_run(project: Project, args: argparse.Namespace) -> int:
 def _releases(project: Project, files: list[ScenarioFile], chosen: str | None) -> list[tuple[str, str] | None]:
     """What to compare: ``None`` (each family's pinned release) and every other release of the
     families of ``files``; only the release ``--release`` names, when it names one."""
-    others: list[tuple[str, str] | None] = list(project.other_releases(sorted({f.family for f in files})))
+    every = every_release(project, files)
     if chosen is None:
-        return [None] + others
+        return every
     for family in sorted({f.family for f in files}):
         releases = FAMILIES[family].releases
         if releases is not None and chosen == releases.pinned:
             return [None]
-    picked = [r for r in others if r is not None and r[1] == chosen]
+    picked = [r for r in every if r is not None and r[1] == chosen]
     if not picked:
         raise InputError(f"--release {chosen}: no family of these scenario files has that SDK release")
     return picked
@@ -107,9 +107,7 @@ def cmd_check(project: Project, args: argparse.Namespace) -> int:
     files = project.scenario_files(args.scenarios)
     failed = 0
     for release in _releases(project, files, args.release):
-        chosen = files if release is None else project.recorded_by(
-            [f for f in files if f.family == release[0]], release[1])
-        report = build_report(project, files=chosen, release=release)
+        report = release_report(project, files, release)
         _refuse_unreadable(report)
         for file in report.files:
             problems = [line for s in file.sessions for line in s.problems()] or ([file.error] if file.error else [])

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import engine
-from .check import build_report
+from .check import every_release, release_report
 from .errors import EngineFailure, InputError
 from .project import Project
 from .protocols import FAMILIES
@@ -33,19 +33,31 @@ def _failure(exc: Exception) -> str:
 
 def check_project(root: str) -> str:
     """``python -m agent_loop_sim check`` for the checkout at ``root`` (the one checker,
-    :func:`agent_loop_sim.check.build_report`), as a verdict in JSON.
+    :func:`agent_loop_sim.check.build_report`), as a verdict in JSON: as the CLI does, every
+    SDK release the engine speaks, each against its own recordings.
 
     ``sessions``: how many were compared; ``equal``: how many the engine plays exactly as
-    recorded; ``first``: the first problem, in the CLI's words.
+    recorded; ``first``: the first problem, in the CLI's words; ``files``: each recording,
+    with the SDK release that made it.
     """
     started = time.perf_counter()
-    report = build_report(Project(Path(root)))
-    problems = report.problems
-    files = [{"recording": f.recording_file, "sessions": len(f.sessions), "equal": sum(1 for s in f.sessions if s.passed),
-              "differences": sum(len(s.problems()) for s in f.sessions) + (f.error is not None)} for f in report.files]
-    return json.dumps({"sessions": len(report.sessions), "equal": report.passed, "messages": report.message_count,
-                       "differences": len(problems), "first": problems[0] if problems else None, "files": files,
-                       "seconds": time.perf_counter() - started, "ok": report.ok and bool(report.sessions)},
+    project = Project(Path(root))
+    try:
+        files = project.scenario_files()
+    except InputError as exc:
+        return json.dumps({"sessions": 0, "equal": 0, "messages": 0, "differences": 1, "first": _failure(exc),
+                           "files": [], "seconds": time.perf_counter() - started, "ok": False}, ensure_ascii=False)
+    reports = [release_report(project, files, release) for release in every_release(project, files)]
+    problems = [line for report in reports for line in report.problems]
+    results = [f for report in reports for f in report.files]
+    sessions = [s for report in reports for s in report.sessions]
+    shown = [{"recording": f.recording_file, "sdk": " ".join(f.sdk.values()), "sessions": len(f.sessions),
+              "equal": sum(1 for s in f.sessions if s.passed),
+              "differences": sum(len(s.problems()) for s in f.sessions) + (f.error is not None)} for f in results]
+    return json.dumps({"sessions": len(sessions), "equal": sum(1 for s in sessions if s.passed),
+                       "messages": sum(r.message_count for r in reports), "differences": len(problems),
+                       "first": problems[0] if problems else None, "files": shown,
+                       "seconds": time.perf_counter() - started, "ok": not problems and bool(sessions)},
                       ensure_ascii=False)
 
 

@@ -83,8 +83,7 @@ def on_files(files, config):
                                               lambda: browser.engine_zip(root))
         project = _state["project"]
         served = None if memo is None else tuple(
-            (str(p), memo.digest(p)) for folder in (project.scenario_dir, project.recording_dir)
-            for p in sorted(folder.glob("*.json")))
+            (str(p), memo.digest(p)) for paths in browser.served_files(project).values() for p in paths)
         generated.update(_kept(memo, ("served", served), lambda: browser.served_project(project, _state["sessions"])))
         for path, source in runtime.items():
             files.append(File.generated(config, path, abs_src_path=str(source)))

@@ -15,10 +15,28 @@ from agent_loop_sim.site import browser
 from conftest import ROOT, run_cli
 
 
-def test_the_check_finds_every_committed_session_equal() -> None:
+def recorded_sessions(root: Path) -> int:
+    """The sessions of every committed recording, of every SDK release (counted from the files)."""
+    paths = [p for p in (root / "recordings").rglob("*.json") if "verdicts" not in p.parts]
+    return sum(len(json.loads(p.read_text())["sessions"]) for p in paths)
+
+
+def test_the_check_finds_every_committed_session_equal_for_every_release() -> None:
     verdict = json.loads(inbrowser.check_project(str(ROOT)))
-    count = sum(len(f.sessions) for f in Project(ROOT).scenario_files())
+    count = recorded_sessions(ROOT)
+    assert count > sum(len(f.sessions) for f in Project(ROOT).scenario_files())  # (other releases too)
     assert verdict["ok"] and verdict["sessions"] == verdict["equal"] == count and verdict["first"] is None
+    assert {f["sdk"] for f in verdict["files"]} == {"mcp 2.3.0", "mcp 2.2.0", "a2a-sdk 1.2.2", "a2a-sdk 1.3.0"}
+
+
+def test_the_check_fails_on_one_flipped_value_in_another_releases_recording(project_copy: Path) -> None:
+    path = project_copy / "recordings" / "mcp-2.2.0" / "sdk_exchanges.json"
+    data = json.loads(path.read_text())
+    data["sessions"][0]["messages"][1]["json"]["result"]["protocolVersion"] = "2024-11-05"
+    path.write_text(json.dumps(data))
+    verdict = json.loads(inbrowser.check_project(str(project_copy)))
+    assert not verdict["ok"] and verdict["equal"] == verdict["sessions"] - 1
+    assert verdict["first"].startswith("recordings/mcp-2.2.0/sdk_exchanges.json: session 'legacy_tour', message 2, ")
 
 
 def test_the_check_fails_on_one_flipped_value(project_copy: Path) -> None:

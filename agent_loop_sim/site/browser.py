@@ -23,6 +23,7 @@ import zipfile
 from pathlib import Path
 
 from ..project import Project
+from ..protocols import FAMILIES
 from ..scenarios import ScenarioFile, Session
 from .pages import link
 from .sources import FORMAT_PAGE
@@ -72,17 +73,27 @@ def playground_sessions(project: Project) -> list[dict[str, str]]:
              "text": scenario_text(f, s)} for f in project.scenario_files() for s in f.sessions]
 
 
+def served_files(project: Project) -> dict[str, list[Path]]:
+    """The files the in-browser check reads, by folder (relative to the checkout): the scenario
+    files, the pinned releases' recordings, and each other release's (``recordings/<package>-
+    <version>/``), as the command line's ``check`` reads them."""
+    folders = [project.scenario_dir, project.recording_dir]
+    for family in FAMILIES.values():
+        if family.releases is not None:
+            folders += [project.recording_dir / family.releases.slug(v) for v in family.releases.others]
+    return {folder.relative_to(project.root).as_posix(): sorted(folder.glob("*.json")) for folder in folders}
+
+
 def served_project(project: Project, sessions: list[dict[str, str]] | None = None) -> dict[str, bytes]:
     """The committed scenario and recording files, as they are, and ``files.json`` listing them
     (the worker writes them into Pyodide's file system as a checkout: ``scenarios/``, ``recordings/``).
     ``sessions``: `playground_sessions`, if already worked out."""
     out: dict[str, bytes] = {}
     listing: dict[str, list[str]] = {}
-    for folder in (project.scenario_dir, project.recording_dir):
-        names = sorted(p.name for p in folder.glob("*.json"))
-        listing[folder.name] = names
-        for name in names:
-            out[f"{PROJECT}/{folder.name}/{name}"] = (folder / name).read_bytes()
+    for folder, paths in served_files(project).items():
+        listing[folder] = [p.name for p in paths]
+        for path in paths:
+            out[f"{PROJECT}/{folder}/{path.name}"] = path.read_bytes()
     out[f"{PROJECT}/files.json"] = json.dumps(listing, indent=2).encode()
     # The playground's list of committed sessions, each as the editor will hold it.
     listed = [{k: s[k] for k in ("scenario", "name", "title", "text")}
@@ -123,7 +134,8 @@ def check_page(has_runtime: bool, directory_urls: bool = True) -> str:
         "pure Python — in your browser under [Pyodide](https://pyodide.org) (served from this site, "
         "in a Web Worker). It plays every committed scenario and compares each transcript with the "
         "committed recording of the official SDK, with the project's own comparison code: the same "
-        "work as `python -m agent_loop_sim check`.",
+        "work as `python -m agent_loop_sim check`, for every SDK release the engine speaks (the "
+        "pinned releases, and each other release against its own recordings).",
         "",
     ]
     if not has_runtime:

@@ -25,11 +25,16 @@ function show(result, seconds) {
   }
   const table = element("table");
   const head = table.createTHead().insertRow();
-  for (const title of ["Recording", "Sessions", "Equal", "Differences"]) head.append(element("th", title));
+  const titles = ["Recording", "SDK", "Sessions", "Equal", "Differences"];
+  for (const title of titles) head.append(element("th", title));
   const body = table.createTBody();
   for (const file of result.files) {
     const row = body.insertRow();
-    for (const cell of [file.recording, file.sessions, file.equal, file.differences]) row.append(element("td", String(cell)));
+    [file.recording, file.sdk, file.sessions, file.equal, file.differences].forEach((cell, i) => {
+      const td = element("td", String(cell));
+      if (i) td.dataset.label = titles[i];  // on a phone, each value after its column's name (as the site's tables)
+      row.append(td);
+    });
   }
   box.append(table, element("p", `Loading Python and the engine, then the check: ${seconds.toFixed(1)} s ` +
     `(the check itself ${result.seconds.toFixed(2)} s).`, "browser-check__timing"));
