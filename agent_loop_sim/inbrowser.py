@@ -71,12 +71,12 @@ def engine_seconds(root: str) -> float:
     return time.perf_counter() - started
 
 
-def play_with_states(session: Session) -> tuple[Transcript, list[Any]]:
+def play_with_states(session: Session, release: str | None = None) -> tuple[Transcript, list[Any]]:
     """The session's transcript, and for each message the model's state once it was handled
     (``None`` before the first). The states are normalised together with the messages, so an
     A2A task is called ``<id-N>`` in both."""
     snapshots: list[tuple[int, dict[str, Any]]] = []
-    messages = engine.play(session, observe=lambda logged, state: snapshots.append((logged, state)))
+    messages = engine.play(session, release, observe=lambda logged, state: snapshots.append((logged, state)))
     family = FAMILIES[session.family]
     driver, peer = family.parties  # the state reported is the peer's: the MCP server, the A2A agent
     as_messages = [Message(peer, driver, json=state) for _, state in snapshots]
@@ -92,10 +92,11 @@ def play_with_states(session: Session) -> tuple[Transcript, list[Any]]:
     return transcript, states
 
 
-def play_file(path: str) -> str:
-    """``python -m agent_loop_sim run PATH``, plus the model's state at each message, as JSON."""
+def play_file(path: str, release: str = "") -> str:
+    """``python -m agent_loop_sim run PATH [--release RELEASE]``, plus the model's state at each
+    message, as JSON (``release`` empty: each family's pinned release)."""
     try:
-        played = [(s.family, *play_with_states(s)) for s in load(path).sessions]
+        played = [(s.family, *play_with_states(s, release or None)) for s in load(path).sessions]
     except (InputError, EngineFailure) as exc:
         return json.dumps({"error": _failure(exc)}, ensure_ascii=False)
     sessions = []

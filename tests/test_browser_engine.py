@@ -108,6 +108,7 @@ def test_the_playground_plays_steps_and_shows_the_models_state(site, origin, pag
     page.goto(f"{origin}/browser/playground/")
     page.wait_for_selector(PLAYED, timeout=LOADED)
     assert page.locator("#pg-editor").input_value() == scenario_text(file, file.sessions[0])
+    assert page.locator("#pg-error").is_hidden()  # (no empty error box under a run that went well)
     shown = shown_transcript(page)
     assert [m["n"] for m in shown] == list(range(1, len(recorded.messages) + 1))
     for m, message in zip(shown, recorded.messages):
@@ -198,6 +199,41 @@ def test_a_link_reopens_the_scenario_and_session_pages_link_theirs(site, origin,
     assert page.locator("#pg-editor").input_value() == scenario_text(file, session)
     recorded = load_recording(str(project.recording_path(file))).session("legacy_tour")
     assert len(shown_transcript(page)) == len(recorded.messages)
+
+
+def test_the_playground_speaks_another_sdk_release_as_run_release_does(site, origin, browser, page, tmp_path):  # noqa: F811
+    """mcp 2.2.0 sends `_meta: {}` on handshake-era requests where 2.3.0 sends none: the picker's
+    release plays the session as that release's recording has it, and the link keeps it."""
+    project = Project(site[0])
+    file = next(f for f in project.scenario_files() if f.recording == "sdk_exchanges.json")
+    older = load_recording(str(project.recording_path(file, "2.2.0"))).session("legacy_tour")
+    page.goto(f"{origin}/browser/playground/")
+    page.wait_for_selector(PLAYED, timeout=LOADED)  # (legacy_tour, the first session of mcp.json)
+    pinned = shown_transcript(page)
+    page.locator("#pg-release").select_option("2.2.0")
+    page.wait_for_function("location.hash.includes('release=2.2.0') && "
+                           "document.querySelector('#pg-app').dataset.state === 'played'", timeout=60_000)
+    shown = shown_transcript(page)
+    assert [json.loads(m["code"]) for m in shown] == [m.json for m in older.messages]
+    assert [m["code"] for m in shown] != [m["code"] for m in pinned]  # (the releases differ here)
+    again = browser.new_page()
+    try:
+        again.goto(page.url)
+        again.wait_for_selector(PLAYED, timeout=LOADED)
+        assert again.locator("#pg-release").input_value() == "2.2.0"
+        assert [m["code"] for m in shown_transcript(again)] == [m["code"] for m in shown]
+    finally:
+        again.close()
+    # An A2A session with an MCP release: refused as `run --release` refuses it.
+    a2a = next(f for f in project.scenario_files() if f.family == "a2a")
+    text = scenario_text(a2a, a2a.sessions[0])
+    (tmp_path / "playground.json").write_text(text)
+    cli = run_cli("run", "playground.json", "--release", "2.2.0", cwd=tmp_path)
+    assert cli.returncode == 2, cli.stderr
+    page.locator("#pg-editor").fill(text)
+    page.locator("#pg-run").click()
+    page.wait_for_selector("#pg-app[data-state='error']", timeout=60_000)
+    assert page.locator("#pg-error").inner_text() == cli.stderr.strip()
 
 
 def test_no_request_leaves_the_sites_origin_with_the_engine_in_use(origin, browser):  # noqa: F811

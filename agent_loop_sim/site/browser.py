@@ -16,6 +16,7 @@ so that nothing is fetched from anywhere but the site's own origin:
 from __future__ import annotations
 
 import base64
+import html
 import io
 import json
 import zlib
@@ -153,11 +154,20 @@ def playground_page(has_runtime: bool, directory_urls: bool = True) -> str:
         f"Pick a committed session or write a scenario of your own (the [scenario format]"
         f"({link(PLAYGROUND_PAGE, FORMAT_PAGE)})), run it with the engine in your browser, and step through "
         "the conversation message by message (**←** / **→**, **Home** / **End**) with the model's state "
-        "at each step. The address holds the scenario: copy it to share what you wrote.",
+        "at each step. The address holds the scenario: copy it to share what you wrote. The model "
+        "speaks the pinned SDK releases, or another release it knows (as `run --release`).",
         "",
     ]
     if not has_runtime:
         return "\n".join(lines + _missing_runtime())
-    lines += ['<div id="pg-app" class="playground" data-state="loading" markdown="0"></div>', "",
-              _script("playground.js", directory_urls), ""]
+    lines += [f'<div id="pg-app" class="playground" data-state="loading" data-releases="{_releases_attribute()}" '
+              'markdown="0"></div>', "", _script("playground.js", directory_urls), ""]
     return "\n".join(lines)
+
+
+def _releases_attribute() -> str:
+    """The SDK releases the playground offers, as JSON for its ``data-releases``: the pinned one
+    of each family (what it speaks by default), then the others, as ``{package, version, pinned}``."""
+    offered = [{"package": r.package, "version": v, "pinned": v == r.pinned}
+               for r in (f.releases for f in FAMILIES.values()) if r is not None for v in r.versions]
+    return html.escape(json.dumps(offered), quote=True)

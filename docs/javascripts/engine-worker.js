@@ -36,11 +36,11 @@ const OPS = {
   ready: async () => true,
   check: async (e) => { await writeProject(e); return JSON.parse(e.inbrowser.check_project(PROJECT)); },
   engineSeconds: async (e) => { await writeProject(e); return e.inbrowser.engine_seconds(PROJECT); },
-  play: async (e, { text }) => {
+  play: async (e, { text, release }) => {
     e.pyodide.FS.mkdirTree(PLAYGROUND);
     e.pyodide.FS.writeFile(`${PLAYGROUND}/playground.json`, text);
     e.pyodide.FS.chdir(PLAYGROUND);  // so errors name the file as the command line would
-    return JSON.parse(e.inbrowser.play_file("playground.json"));
+    return JSON.parse(e.inbrowser.play_file("playground.json", release || ""));
   },
 };
 

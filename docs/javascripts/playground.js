@@ -1,6 +1,7 @@
 // The playground: a scenario in, the in-browser engine's transcript out, stepped through
 // message by message with the model's state at each step. The scenario travels in the URL
-// fragment (#scenario=<raw deflate, base64url>), so a link reopens it.
+// fragment (#scenario=<raw deflate, base64url>, and &release=<version> when the model speaks an
+// SDK release other than the pinned one), so a link reopens it.
 import { call } from "./engine.js";
 
 const SITE = new URL("../browser/", import.meta.url);
@@ -27,6 +28,10 @@ async function encode(text) {
   let binary = "";
   for (const byte of packed) binary += String.fromCharCode(byte);
   return "scenario=" + btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function releaseOf(fragment) {
+  return new URLSearchParams(fragment.replace(/^#/, "")).get("release") || "";
 }
 
 async function decode(fragment) {
@@ -88,6 +93,12 @@ function stateText(state) {
 const pick = element("select", { id: "pg-pick", "aria-label": "A committed session" },
   element("option", { value: "", text: "Your own scenario (edit below)" }));
 const editor = element("textarea", { id: "pg-editor", spellcheck: "false", rows: "14", "aria-label": "The scenario (JSON)" });
+// The SDK releases the model speaks (from the page: agent_loop_sim's release tables): the pinned
+// ones by default, or another, as `run --release` (a session of the other family then fails as there).
+const releases = JSON.parse(root.dataset.releases || "[]");
+const releasePick = element("select", { id: "pg-release", "aria-label": "The SDK release the model speaks" },
+  element("option", { value: "", text: `pinned (${releases.filter((r) => r.pinned).map((r) => `${r.package} ${r.version}`).join(", ")})` }),
+  ...releases.filter((r) => !r.pinned).map((r) => element("option", { value: r.version, text: `${r.package} ${r.version}` })));
 const run = element("button", { id: "pg-run", class: "md-button md-button--primary", type: "button", text: "Run" });
 const share = element("a", { id: "pg-link", href: "#", text: "Link to this scenario" });
 const status = element("span", { id: "pg-status", class: "playground__status" });
@@ -110,6 +121,7 @@ const result = element("div", { class: "playground__result", hidden: "" },
 root.append(
   element("div", { class: "playground__source" },
     element("label", { class: "playground__pick" }, "Session: ", pick),
+    element("label", { class: "playground__pick" }, "SDK release: ", releasePick),
     editor,
     element("div", { class: "playground__actions" }, run, share, status),
     error),
@@ -152,13 +164,14 @@ async function play() {
   root.dataset.state = "running";
   status.textContent = "Running…";
   const text = editor.value;
-  const fragment = await encode(text);
+  const release = releasePick.value;
+  const fragment = await encode(text) + (release ? `&release=${encodeURIComponent(release)}` : "");
   history.replaceState(null, "", "#" + fragment);
   share.href = "#" + fragment;
   const started = performance.now();
   let answer;
   try {
-    answer = await call("play", { text });
+    answer = await call("play", { text, release });
   } catch (failure) {
     answer = { error: `The engine could not run in this browser: ${failure.message}` };
   }
@@ -188,6 +201,7 @@ function choose(index) {
 
 run.addEventListener("click", play);
 pick.addEventListener("change", () => { if (pick.value !== "") { choose(Number(pick.value)); play(); } });
+releasePick.addEventListener("change", play);
 editor.addEventListener("input", () => { pick.value = ""; });
 editor.addEventListener("keydown", (event) => {
   if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); play(); }
@@ -210,9 +224,18 @@ document.addEventListener("keydown", (event) => {
   stepTo(KEYS[event.key]);
 });
 
+function chooseRelease(release) {  // (one the page does not offer is left as it was)
+  if ([...releasePick.options].some((o) => o.value === release)) releasePick.value = release;
+}
+
 window.addEventListener("hashchange", async () => {
   const text = await decode(location.hash);
-  if (text !== null && text !== editor.value) { pick.value = ""; editor.value = text; play(); }
+  const release = releaseOf(location.hash);
+  if (text !== null && (text !== editor.value || release !== releasePick.value)) {
+    if (text !== editor.value) { pick.value = ""; editor.value = text; }
+    chooseRelease(release);
+    play();
+  }
 });
 
 // Start: the committed sessions for the picker, then the scenario of the link (or the first
@@ -233,6 +256,7 @@ try {
 }
 if (opened !== null) {
   editor.value = opened;
+  chooseRelease(releaseOf(location.hash));
   const same = committed.findIndex((s) => s.text === opened);
   pick.value = same >= 0 ? String(same) : "";
 } else {
