@@ -148,7 +148,8 @@ def test_a_raw_scenario_line_with_an_integer_of_5000_digits_is_one_line(tmp_path
 A2A_HEADERS = {"A2A-Version": "1.0", "Content-Type": "application/json"}
 
 
-def _post_a2a(body: bytes) -> "httpx.Response":
+def _post_a2a(body: bytes, app=None) -> "httpx.Response":
+    """``body`` posted to ``serve a2a``'s app (by default) or another ASGI app, in process."""
     import asyncio
 
     import httpx
@@ -156,7 +157,7 @@ def _post_a2a(body: bytes) -> "httpx.Response":
     from agent_loop_sim.serve.a2a_http import research_app
 
     async def post() -> httpx.Response:
-        transport = httpx.ASGITransport(app=research_app())  # an exception in the app is raised here
+        transport = httpx.ASGITransport(app=app or research_app())  # an exception in the app is raised here
         async with httpx.AsyncClient(transport=transport, base_url="http://peer") as client:
             return await client.post("/a2a", content=body, headers=A2A_HEADERS)
 
@@ -188,6 +189,22 @@ def test_serve_a2a_refuses_a_lone_surrogate_cleanly():
     key = _post_a2a(b'{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t","\\udfff":1}}')
     assert key.status_code == 501 and "lone surrogate" in key.text, key.text
     assert _post_a2a(_send_message('"hello \\ud83d\\ude00"')).json()["result"]  # a pair is text: answered
+
+
+def test_serve_a2a_answers_a_method_with_a_lone_surrogate_as_the_sdk_does():
+    """No method the agent serves has a lone surrogate: the SDK answers -32601 before it reads the
+    params (where protobuf would refuse one), echoing only the id. Asked of the SDK's own fixture
+    agent, in process, beside the model."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("a2a_sdk_server", ROOT / "conformance" / "a2a_sdk_server.py")
+    sdk = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sdk)
+    for body in (b'{"jsonrpc":"2.0","id":1,"method":"\\ud800","params":{}}',
+                 b'{"jsonrpc":"2.0","id":"r","method":"Send\\udfffMessage","params":{"id":"\\ud800"}}'):
+        theirs, ours = _post_a2a(body, sdk.app()), _post_a2a(body)
+        assert (ours.status_code, ours.json()) == (theirs.status_code, theirs.json()), body
+        assert ours.json()["error"]["code"] == -32601
 
 
 # --- names with terminal escapes ------------------------------------------------------------------

@@ -97,14 +97,23 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 def _lone_surrogate(body: bytes, parsed: Any) -> bool:
     """Whether the parsed ``body`` holds a lone surrogate in a key or a string (its answer, which
-    may echo it, could not be written as UTF-8)."""
+    may echo it, could not be written as UTF-8). A method holding one is no method the agent
+    serves: the SDK answers -32601 before it reads the params, echoing only the id, and so does
+    the model; then only the id is looked at."""
     if _SURROGATE_ESCAPE.search(body) is None:
         return False
+    method = parsed.get("method") if isinstance(parsed, dict) else None
+    if isinstance(method, str) and not _encodable(method):
+        return not _encodable(parsed.get("id"))
+    return not _encodable(parsed)
+
+
+def _encodable(value: Any) -> bool:
     try:
-        _encode(parsed)
+        _encode(value)
     except UnicodeEncodeError:
-        return True
-    return False
+        return False
+    return True
 
 
 def _json(body: Any) -> HttpResponse:
