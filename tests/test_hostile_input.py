@@ -191,20 +191,24 @@ def test_serve_a2a_refuses_a_lone_surrogate_cleanly():
     assert _post_a2a(_send_message('"hello \\ud83d\\ude00"')).json()["result"]  # a pair is text: answered
 
 
-def test_serve_a2a_answers_a_method_with_a_lone_surrogate_as_the_sdk_does():
-    """No method the agent serves has a lone surrogate: the SDK answers -32601 before it reads the
-    params (where protobuf would refuse one), echoing only the id. Asked of the SDK's own fixture
-    agent, in process, beside the model."""
+def test_serve_a2a_answers_what_is_refused_before_the_params_as_the_sdk_does():
+    """A lone surrogate in what the SDK refuses before it reads the params (where protobuf would
+    refuse it) is answered as the SDK answers: a method holding one is no method the agent serves
+    (-32601, only the id echoed), nor is an unknown one, and a batch is refused whole (-32600).
+    Asked of the SDK's own fixture agent, in process, beside the model."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("a2a_sdk_server", ROOT / "conformance" / "a2a_sdk_server.py")
     sdk = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(sdk)
     for body in (b'{"jsonrpc":"2.0","id":1,"method":"\\ud800","params":{}}',
-                 b'{"jsonrpc":"2.0","id":"r","method":"Send\\udfffMessage","params":{"id":"\\ud800"}}'):
+                 b'{"jsonrpc":"2.0","id":"r","method":"Send\\udfffMessage","params":{"id":"\\ud800"}}',
+                 b'{"jsonrpc":"2.0","id":1,"method":"Foo","params":{"id":"\\ud800"}}',
+                 b'[{"jsonrpc":"2.0","id":1,"method":"Foo","params":{"x":"\\ud800"}}]',
+                 b'{"jsonrpc":"2.0","id":1,"method":["GetTask"],"params":{"x":"\\ud800"}}'):
         theirs, ours = _post_a2a(body, sdk.app()), _post_a2a(body)
         assert (ours.status_code, ours.json()) == (theirs.status_code, theirs.json()), body
-        assert ours.json()["error"]["code"] == -32601
+        assert ours.json()["error"]["code"] in (-32600, -32601), body
 
 
 # --- names with terminal escapes ------------------------------------------------------------------

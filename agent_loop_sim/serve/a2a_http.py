@@ -22,6 +22,7 @@ from typing import Any, Awaitable, Callable
 
 from ..errors import printable
 from ..protocols.a2a import RESEARCH_AGENT, RESEARCH_CARD, Agent, HttpRequest, HttpResponse
+from ..protocols.a2a.agent import METHODS
 from ..protocols.a2a.card import WELL_KNOWN_PATH
 from ..protocols.a2a.errors import JsonRpcError, error_response
 
@@ -34,6 +35,12 @@ PARSE_ERROR, INTERNAL_ERROR = -32700, -32603
 def _plain(status: int, text: str) -> HttpResponse:
     return HttpResponse(status, [("Content-Type", "text/plain; charset=utf-8")], text)
 
+
+
+def _not_modelled(why: str) -> HttpResponse:
+    """501, for a request whose answer the model does not give: one line on stderr, the same in the body."""
+    _warn(f"agent-loop-sim serve a2a: not modelled: {why}")
+    return _plain(501, f"not modelled by agent-loop-sim: {why}")
 
 
 def _warn(text: str) -> None:
@@ -80,32 +87,32 @@ class AgentApp:
             except (ValueError, RecursionError) as exc:  # not UTF-8, nested too deep for Python's parser,
                 # an integer of over 4300 digits: the SDK's catch-all makes each an internal error
                 return _json(error_response(None, JsonRpcError(INTERNAL_ERROR, str(exc))))
-            if _lone_surrogate(body, parsed):
-                why = "a string holds a lone surrogate (\\ud800-\\udfff), which protobuf refuses in params"
-                _warn(f"agent-loop-sim serve a2a: not modelled: {why}")
-                return _plain(501, f"not modelled by agent-loop-sim: {why}")
+            if _SURROGATE_ESCAPE.search(body) is not None and _params_read(parsed) and not _encodable(parsed["params"]):
+                return _not_modelled("a string in params holds a lone surrogate (\\ud800-\\udfff), which protobuf "
+                                     "refuses (the SDK's -32602 quotes protobuf's words)")
         try:
-            return self.agent.handle(HttpRequest(method, self.agent.card.base_url + path, headers, parsed))
+            response = self.agent.handle(HttpRequest(method, self.agent.card.base_url + path, headers, parsed))
         except Exception as exc:  # noqa: BLE001 - a gap in the model must not end the process
-            _warn(f"agent-loop-sim serve a2a: not modelled: {type(exc).__name__}: {exc}")
-            return _plain(501, f"not modelled by agent-loop-sim: {exc}")
+            return _not_modelled(f"{type(exc).__name__}: {exc}")
+        if method == "POST" and _SURROGATE_ESCAPE.search(body) is not None and not all(
+                map(_encodable, response.events if response.is_stream else [response.body])):
+            return _not_modelled("the answer echoes a lone surrogate (\\ud800-\\udfff), which UTF-8 cannot write "
+                                 "(the SDK's own answer fails: a 500, or a stream that ends empty)")
+        return response
 
 
 #: A JSON escape of a surrogate: the only way a lone one gets into a body that was valid UTF-8.
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
-def _lone_surrogate(body: bytes, parsed: Any) -> bool:
-    """Whether the parsed ``body`` holds a lone surrogate in a key or a string (its answer, which
-    may echo it, could not be written as UTF-8). A method holding one is no method the agent
-    serves: the SDK answers -32601 before it reads the params, echoing only the id, and so does
-    the model; then only the id is looked at."""
-    if _SURROGATE_ESCAPE.search(body) is None:
+def _params_read(parsed: Any) -> bool:
+    """Whether the SDK gets as far as reading this request's params into protobuf: one object,
+    JSON-RPC 2.0, a method the agent serves (a batch, another version or an unknown method, even
+    one holding a lone surrogate, is refused before; the model answers those as the SDK does)."""
+    if not isinstance(parsed, dict):
         return False
-    method = parsed.get("method") if isinstance(parsed, dict) else None
-    if isinstance(method, str) and not _encodable(method):
-        return not _encodable(parsed.get("id"))
-    return not _encodable(parsed)
+    method = parsed.get("method")
+    return parsed.get("jsonrpc") == "2.0" and isinstance(method, str) and method in METHODS and "params" in parsed
 
 
 def _encodable(value: Any) -> bool:
