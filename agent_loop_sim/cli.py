@@ -24,9 +24,11 @@ import errno
 import json
 import math
 import os
+import select
 import signal
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from . import engine, swap
 from .check import RecordingResult, Report, build_report, every_release, live_differences, release_report
@@ -53,11 +55,19 @@ def _print_differences(title: str, lines: list[str], limit: int = 50) -> None:
         print(f"  ... and {len(lines) - limit} more")
 
 
+def _standard_output() -> TextIO:
+    """Standard output, for a command whose result goes there; refused when it is closed (``>&-``)."""
+    if sys.stdout is None:
+        raise InputError("standard output is closed (>&-): there is nowhere to write the result")
+    return sys.stdout
+
+
 def cmd_run(project: Project, args: argparse.Namespace) -> int:
+    out_stream = _standard_output()
     (file,) = project.scenario_files([args.scenarios])
     chosen = [file.session(args.session)] if args.session else list(file.sessions)
     out = [engine.run_session(s, release=args.release).to_dict() for s in chosen]
-    json.dump(out[0] if args.session else out, sys.stdout, indent=2, ensure_ascii=False)
+    json.dump(out[0] if args.session else out, out_stream, indent=2, ensure_ascii=False)
     print()
     return 0
 
@@ -229,6 +239,8 @@ def cmd_export(project: Project, args: argparse.Namespace) -> int:
     if args.output:  # before the work: an output that will be refused is refused at once
         project.refuse_inputs(args.output)
         check_output(args.output)
+    else:
+        _standard_output()
     files = project.scenario_files(args.scenarios)
     status = 0
     if args.format == "junit":
@@ -296,9 +308,21 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
-#: A write to standard output (or another output) that fails for want of room or of a device:
-#: ``run ... > /dev/full``. One line, exit 2, as for an ``--output`` that cannot be written.
-_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.ENXIO})
+#: A write to standard output (or another output) that fails for want of room: ``run ... >
+#: /dev/full``. One line, exit 2, as for an ``--output`` that cannot be written.
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
+
+def _stdout_broken() -> bool:
+    """Whether standard output is a pipe or socket whose reader has gone (poll says so: POLLERR or
+    POLLHUP on its writing end). A BrokenPipeError from anything else, a socket to a recorder's
+    server that died, is not a reader gone and is not ended quietly."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # (no standard output, or not a file descriptor)
+        return False
 
 
 def _reader_gone() -> int:
@@ -376,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.flush()  # here, so that a reader gone by now is caught below, not at exit
         return status
     except BrokenPipeError:
+        if not _stdout_broken():
+            raise
         return _reader_gone()
     except OSError as exc:
         if exc.filename is not None or exc.errno not in _OUTPUT_ERRNOS:

@@ -14,6 +14,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT
 
 SCN = "scenarios/mcp.json"
@@ -442,3 +444,35 @@ def test_a_gap_is_told_on_stderr_as_text_and_never_on_stdout(monkeypatch, capsys
     mcp_stdio._answer(_Gap(), request, 1)
     a2a_http._warn("agent-loop-sim serve a2a: not modelled: a gap")
     assert capsys.readouterr().out == ""
+
+
+def test_a_broken_pipe_that_is_not_standard_output_is_not_ended_quietly(monkeypatch):
+    """Only standard output's reader gone ends the CLI quietly with 141; a BrokenPipeError from a
+    socket (a recorder's server that died mid-session) still stops it loudly."""
+    import socket
+
+    from agent_loop_sim import cli
+
+    def broken_socket(project, args):
+        ours, theirs = socket.socketpair()
+        theirs.close()
+        try:
+            ours.sendall(b"x" * 100_000)
+        finally:
+            ours.close()
+
+    monkeypatch.setattr(cli, "cmd_check", broken_socket)
+    with pytest.raises(BrokenPipeError):
+        cli.main(["check"])
+
+
+@pytest.mark.parametrize("command", [["run", "scenarios/mcp.json"], ["export", "--format", "jsonl", "--session",
+                                                                        "legacy_tour"], ["serve", "a2a", "--port", "0"]])
+def test_a_command_whose_result_goes_to_a_closed_standard_output_says_so(command):
+    """`run ... >&-`: json.dump to None was an AttributeError traceback; serve a2a died in uvicorn's
+    logging set-up. Now one line, exit 2."""
+    done = subprocess.run([sys.executable, "-m", "agent_loop_sim", *command], cwd=ROOT, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, timeout=60,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "standard output" in done.stderr, done.stderr

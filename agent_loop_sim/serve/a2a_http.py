@@ -174,6 +174,9 @@ def main(host: str, port: int, app: AgentApp | None = None) -> int:
     """Serve ``app`` (the research agent by default) until interrupted; the URL is the first line out."""
     import uvicorn  # the serve extra; imported here so that the engine itself needs nothing
 
+    if sys.stdout is None:  # started with `>&-`: the URL has nowhere to go (and uvicorn logs there)
+        print("error: serve a2a: standard output, where the URL is written, is closed", file=sys.stderr)
+        return 2
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

@@ -166,8 +166,8 @@ def playground_page(has_runtime: bool, directory_urls: bool = True) -> str:
 
 
 def _releases_attribute() -> str:
-    """The SDK releases the playground offers, as JSON for its ``data-releases``: the pinned one
-    of each family (what it speaks by default), then the others, as ``{package, version, pinned}``."""
+    """The SDK releases the playground offers, as JSON for its ``data-releases``: each family's,
+    its pinned one (what the model speaks by default) first, as ``{package, version, pinned}``."""
     offered = [{"package": r.package, "version": v, "pinned": v == r.pinned}
                for r in (f.releases for f in FAMILIES.values()) if r is not None for v in r.versions]
     return html.escape(json.dumps(offered), quote=True)
