@@ -128,8 +128,9 @@ def _float(literal: str) -> Any:
 
 #: A JSON escape of a surrogate (``\\ud800``-``\\udfff``): the only way a lone surrogate gets into
 #: text that was valid UTF-8. (A pair of them, or an escaped backslash before ``ud8..``, matches too:
-#: the walk then decides.)
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+#: the walk then decides.) The served peers look for it too, in a line or a body (`serve`).
+SURROGATE_ESCAPE = r"\\u[dD][89a-fA-F]"
+_SURROGATE_ESCAPE = re.compile(SURROGATE_ESCAPE)
 _CONTAINERS = frozenset({dict, list})
 
 
@@ -173,22 +174,12 @@ def _where(root: Any, path: tuple[str | int, ...]) -> dict[str, Any]:
 
 
 class _Duplicated(dict):  # type: ignore[type-arg]
-    """An object with a key twice (as `_where_duplicate` parses it again, to say where it is)."""
+    """An object with a key twice (as `_where_marked` parses it again, to say where it is)."""
 
 
 def _keep_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out = dict(pairs)
     return _Duplicated(out) if len(out) != len(pairs) else out
-
-
-def _where_duplicate(text: str) -> dict[str, Any]:
-    """The session, message and JSON path of the first object with a duplicate key in ``text``
-    (which `parse_json` found has one), or nothing if it cannot be told. Only on that error."""
-    try:
-        root = json.loads(text, object_pairs_hook=_keep_duplicates)
-    except (ValueError, RecursionError):
-        return {}
-    return _where_first(root, lambda item: type(item) is _Duplicated)
 
 
 class _LongInteger:
@@ -199,13 +190,15 @@ def _integer(literal: str) -> Any:
     return _LongInteger() if len(literal) > 4300 else int(literal)
 
 
-def _where_long_integer(text: str) -> dict[str, Any]:
-    """The session, message and JSON path of the first integer too long to convert, or nothing."""
+def _where_marked(text: str, marker: type, **hooks: Any) -> dict[str, Any]:
+    """The session, message and JSON path of the first value of type ``marker`` in ``text`` parsed
+    with ``hooks`` (which make a marker of what `parse_json` refused: `_Duplicated`, `_LongInteger`),
+    or nothing if it cannot be told. Only on that error."""
     try:
-        root = json.loads(text, parse_int=_integer)
+        root = json.loads(text, **hooks)
     except (ValueError, RecursionError):
         return {}
-    return _where_first(root, lambda item: type(item) is _LongInteger)
+    return _where_first(root, lambda item: type(item) is marker)
 
 
 def _where_first(root: Any, found: Callable[[Any], bool]) -> dict[str, Any]:
@@ -359,11 +352,12 @@ def parse_json(text: str, name: str, limited: bool = True) -> Any:
         raise InputError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", file=name) from None
     except _Duplicate as exc:
         raise InputError(f"not valid here: duplicate key {exc.args[0]!r}", file=name,
-                         **_where_duplicate(text)) from None
+                         **_where_marked(text, _Duplicated, object_pairs_hook=_keep_duplicates)) from None
     except RecursionError:  # deeper than Python's parser goes: over the depth limit, unless raised
         raise _deeper_than_the_parser("the JSON is nested too deep").within(file=name) from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
-        raise InputError(f"not valid here: {exc}", file=name, **_where_long_integer(text)) from None
+        raise InputError(f"not valid here: {exc}", file=name,
+                         **_where_marked(text, _LongInteger, parse_int=_integer)) from None
     depth = DEPTH.value() if limited else sys.getrecursionlimit()
     if not odd and _SURROGATE_ESCAPE.search(text) is None and not _lone_surrogate(text) and _within_depth(value, depth):
         return value

@@ -21,6 +21,7 @@ import sys
 from typing import Any, Awaitable, Callable
 
 from ..errors import printable
+from ..jsonio import SURROGATE_ESCAPE
 from ..protocols.a2a import RESEARCH_AGENT, RESEARCH_CARD, Agent, HttpRequest, HttpResponse
 from ..protocols.a2a.agent import METHODS
 from ..protocols.a2a.card import WELL_KNOWN_PATH
@@ -36,7 +37,6 @@ def _plain(status: int, text: str) -> HttpResponse:
     return HttpResponse(status, [("Content-Type", "text/plain; charset=utf-8")], text)
 
 
-
 def _not_modelled(why: str) -> HttpResponse:
     """501, for a request whose answer the model does not give: one line on stderr, the same in the body."""
     _warn(f"agent-loop-sim serve a2a: not modelled: {why}")
@@ -48,6 +48,7 @@ def _warn(text: str) -> None:
     it to stdout, whose first line tells the client where to connect)."""
     if sys.stderr is not None:
         print(printable(text), file=sys.stderr, flush=True)
+
 
 class AgentApp:
     """An ASGI app serving ``agent``: its card at the well-known path, JSON-RPC at its RPC path."""
@@ -79,6 +80,7 @@ class AgentApp:
             return _plain(405, "Method Not Allowed")
         headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in raw_headers]
         parsed: Any = None
+        surrogates = method == "POST" and _SURROGATE_ESCAPE.search(body) is not None  # (the rare case, told cheaply)
         if method == "POST":
             try:
                 parsed = json.loads(body)
@@ -87,22 +89,22 @@ class AgentApp:
             except (ValueError, RecursionError) as exc:  # not UTF-8, nested too deep for Python's parser,
                 # an integer of over 4300 digits: the SDK's catch-all makes each an internal error
                 return _json(error_response(None, JsonRpcError(INTERNAL_ERROR, str(exc))))
-            if _SURROGATE_ESCAPE.search(body) is not None and _params_read(parsed) and not _encodable(parsed["params"]):
+            if surrogates and _params_read(parsed) and not _encodable(parsed["params"]):
                 return _not_modelled("a string in params holds a lone surrogate (\\ud800-\\udfff), which protobuf "
                                      "refuses (the SDK's -32602 quotes protobuf's words)")
         try:
             response = self.agent.handle(HttpRequest(method, self.agent.card.base_url + path, headers, parsed))
         except Exception as exc:  # noqa: BLE001 - a gap in the model must not end the process
             return _not_modelled(f"{type(exc).__name__}: {exc}")
-        if method == "POST" and _SURROGATE_ESCAPE.search(body) is not None and not all(
-                map(_encodable, response.events if response.is_stream else [response.body])):
+        if surrogates and not all(map(_encodable, response.events if response.is_stream else [response.body])):
             return _not_modelled("the answer echoes a lone surrogate (\\ud800-\\udfff), which UTF-8 cannot write "
                                  "(the SDK's own answer fails: a 500, or a stream that ends empty)")
         return response
 
 
-#: A JSON escape of a surrogate: the only way a lone one gets into a body that was valid UTF-8.
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+#: A JSON escape of a surrogate (`jsonio.SURROGATE_ESCAPE`): the only way a lone one gets into a
+#: body that was valid UTF-8.
+_SURROGATE_ESCAPE = re.compile(SURROGATE_ESCAPE.encode())
 
 
 def _params_read(parsed: Any) -> bool:

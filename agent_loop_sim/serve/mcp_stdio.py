@@ -16,6 +16,7 @@ import sys
 from typing import Any, BinaryIO, Iterable
 
 from ..errors import printable
+from ..jsonio import SURROGATE_ESCAPE
 from ..protocols.mcp import FIXTURE_SERVER, ServerConnection, ServerDefinition, jsonrpc
 
 
@@ -28,7 +29,7 @@ def _write(out: io.TextIOWrapper, messages: Iterable[dict[str, Any]]) -> None:
 #: What may make a line Python's parser takes one that the SDK's (pydantic-core) refuses as invalid
 #: JSON: a JSON escape of a surrogate (the only way a lone one gets into a line read as UTF-8), or
 #: a run of more than 4300 digits (pydantic-core: "number out of range"; Python: a ValueError).
-_SDK_REFUSES_MAYBE = re.compile(r"\\u[dD][89a-fA-F]|[0-9]{4301}")
+_SDK_REFUSES_MAYBE = re.compile(SURROGATE_ESCAPE + r"|[0-9]{4301}")
 
 
 def _refused_by_the_sdk(line: str) -> bool:
