@@ -25,7 +25,8 @@ from .compare import MISSING, Difference, diff_sessions, diff_transcripts
 from .errors import InputError
 from .project import Project
 from .protocols import FAMILIES
-from .recording import Recording, check_metadata, load_recording
+from .jsonio import parse_json, read_text
+from .recording import Recording, check_metadata, parse_recording
 from .scenarios import ScenarioFile, Session
 from .transcript import Transcript
 
@@ -201,44 +202,81 @@ def _run(engine: Engine, session: Session, project: Project) -> tuple[Transcript
 
 
 def compare_file(project: Project, file: ScenarioFile, engine: Engine, release: str | None = None) -> RecordingResult:
+    """The engine on every session of ``file``, beside the committed recording of ``file`` by
+    ``release`` of its SDK (the pinned release by default).
+
+    First as text: the engine's recording of the file, written as `record` writes one
+    (`Recording.dumps`), against the committed file's text. The same text is the same recording:
+    every value, its type and every object's key order, and a recording as valid as the one the
+    engine's writing makes; so nothing more is read, and the engine's transcripts are the
+    recorded ones too. Only a file whose text differs (another layout, or another recording) is
+    read strictly (`parse_json`, `parse_recording`) and compared with the engine's message by
+    message, which names every difference."""
     scenario_file = project.relative(file.path)
     recording_path = project.recording_path(file, release)
     recording_file = project.relative(recording_path)
-    try:
-        recording = load_recording(str(recording_path))
-    except InputError as exc:
+
+    def unreadable(exc: InputError, why: str, recording: Recording | None = None) -> RecordingResult:
         exc.file = recording_file  # the path as the project writes it, not as it was opened
-        return RecordingResult(scenario_file, recording_file, file.family, None, (),
-                               error=f"the recording cannot be read: {exc}", unreadable=exc)
+        return RecordingResult(scenario_file, recording_file, file.family, recording, (),
+                               error=f"{why}: {exc}", unreadable=exc)
+
+    try:
+        text = read_text(recording_path)
+    except InputError as exc:
+        return unreadable(exc, "the recording cannot be read")
+    played = {s.name: (s, *_run(engine, s, project)) for s in file.sessions}
+    written = _written_alike(project, file, release, played, text)
+    if written is not None:
+        return RecordingResult(scenario_file, recording_file, file.family, written, tuple(
+            SessionResult(s.name, file.family, recording_file, scenario_file, t, t, scenario=s.spec)
+            for s, t, _ in played.values()))
+    try:
+        recording = parse_recording(parse_json(text, str(recording_path)), str(recording_path))
+    except InputError as exc:
+        return unreadable(exc, "the recording cannot be read")
     try:
         check_metadata(recording, release)
     except InputError as exc:
-        exc.file = recording_file
-        return RecordingResult(scenario_file, recording_file, file.family, recording, (),
-                               error=f"the recording's metadata is wrong: {exc}", unreadable=exc)
+        return unreadable(exc, "the recording's metadata is wrong", recording)
     if recording.family != file.family:
         return RecordingResult(scenario_file, recording_file, file.family, recording, (),
                                error=f"{recording_file}: the recording is of family {recording.family!r}, "
                                      f"its scenario file {scenario_file} of {file.family!r}")
     results = []
-    planned = {s.name: s for s in file.sessions}
     for recorded in recording.sessions:
-        session = planned.pop(recorded.name, None)
+        session, produced, error = played.pop(recorded.name, (None, None, None))
         if session is None:
             results.append(SessionResult(recorded.name, file.family, recording_file, scenario_file, recorded, None,
                                          (Difference(recorded.name, None, "session", "present", MISSING),)))
             continue
-        produced, error = _run(engine, session, project)
         found = diff_transcripts(recorded, produced) if produced is not None else []
         results.append(SessionResult(recorded.name, file.family, recording_file, scenario_file,
                                      recorded, produced, tuple(d for d in found if not d.key_order), error,
                                      session.spec, tuple(d for d in found if d.key_order)))
-    for session in planned.values():  # in the scenario file, never recorded
-        produced, error = _run(engine, session, project)
+    for session, produced, error in played.values():  # in the scenario file, never recorded
         results.append(SessionResult(session.name, file.family, recording_file, scenario_file, None, produced,
                                      (Difference(session.name, None, "session", MISSING, "present"),), error,
                                      session.spec))
     return RecordingResult(scenario_file, recording_file, file.family, recording, tuple(results))
+
+
+def _written_alike(project: Project, file: ScenarioFile, release: str | None,
+                   played: dict[str, tuple[Session, Transcript | None, str | None]], text: str) -> Recording | None:
+    """The engine's recording of ``file``, if the committed file's ``text`` is what `record` would
+    write for it, header and all (the metadata `check_metadata` asks for); else None. None too
+    when the engine failed on a session, or said what a recording cannot hold (``NaN``, or no
+    JSON value at all): the file, read, then says where."""
+    family = FAMILIES[file.family]
+    if family.releases is None or any(t is None for _, t, _ in played.values()):
+        return None
+    sdk = {"package": family.releases.package, "version": release or family.releases.pinned}
+    recording = Recording(file.family, sdk, family.transport, project.relative(file.path),
+                          [t for _, t, _ in played.values()])  # type: ignore[misc]
+    try:
+        return recording if recording.dumps() == text else None
+    except (ValueError, TypeError, RecursionError):
+        return None
 
 
 def default_engine() -> Engine:

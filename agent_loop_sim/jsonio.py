@@ -368,9 +368,8 @@ def parse_json(text: str, name: str, limited: bool = True) -> Any:
     return value
 
 
-def load_json(path: str | os.PathLike[str], limited: bool = True) -> Any:
-    """Parse a JSON file, turning every way it can be bad into an `InputError`. ``limited=False``
-    for the package's own data (family words, release tables): the user's limits are for input."""
+def read_text(path: str | os.PathLike[str], limited: bool = True) -> str:
+    """The text of a JSON file as `read_file` reads it: UTF-8, not empty; else an `InputError`."""
     name = str(path)
     data = read_file(path, limited)
     try:
@@ -379,12 +378,36 @@ def load_json(path: str | os.PathLike[str], limited: bool = True) -> Any:
         raise InputError(f"the file is not UTF-8 (byte {exc.start} is 0x{data[exc.start]:02x})", file=name) from None
     if not text or text.isspace():  # (not text.strip(): that copies a whole recording)
         raise InputError("the file is empty", file=name)
-    return parse_json(text, name, limited)
+    return text
 
 
-def dump_json(data: Any) -> str:
-    """The one on-disk layout of recordings: two-space indent, key order kept, UTF-8 as is."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+def load_json(path: str | os.PathLike[str], limited: bool = True) -> Any:
+    """Parse a JSON file, turning every way it can be bad into an `InputError`. ``limited=False``
+    for the package's own data (family words, release tables): the user's limits are for input."""
+    return parse_json(read_text(path, limited), str(path), limited)
+
+
+def _not_json(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not a JSON value")
+
+
+# What ``json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False).encode``
+# makes for an array or object, made as it makes it (`json.encoder.JSONEncoder.iterencode`: the C
+# encoder, built once here rather than on every call: the check writes every message it compares).
+# Where the interpreter has no C encoder, the encoder itself.
+_LINE_ARGS = dict(ensure_ascii=False, allow_nan=False, check_circular=False)
+if json.encoder.c_make_encoder is not None:
+    _encode_line = json.encoder.c_make_encoder(None, _not_json, json.encoder.encode_basestring, None, ": ", ", ",
+                                                False, False, False)
+else:  # pragma: no cover (CPython and Pyodide have the C encoder)
+    _encode_line = json.JSONEncoder(**_LINE_ARGS).iterencode  # type: ignore[arg-type]
+
+
+def one_line(value: Any) -> str:
+    """A JSON value on one line, as ``json.dumps(value, ensure_ascii=False, allow_nan=False)``
+    writes it: ``", "`` and ``": "`` between members, UTF-8 as is. Raises ``ValueError`` for
+    ``NaN``/``Infinity`` and ``TypeError`` for what JSON has no type for."""
+    return "".join(_encode_line(value, 0))
 
 
 def _kind(mode: int) -> str:

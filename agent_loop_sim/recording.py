@@ -1,14 +1,23 @@
 """Recording files: what a recorder wrote down from the live SDK, read strictly.
 
-A recording file is::
+A recording file is written (`Recording.dumps`) one message to a line, as a wire log reads::
 
-    {"family": "mcp", "sdk": {"package": "mcp", "version": "2.3.0"}, "transport": "stdio",
-     "scenarios": "scenarios/mcp.json",
-     "sessions": [{"name": ..., "mode": ..., "title": ...,
-                   "messages": [{"n": 1, "from": "client", "to": "server", "sse": false,
-                                 "json": {...}}   # or "raw": "a line that is not JSON"
-                                # A2A messages also carry "http": their HTTP envelope (http_log)
-                                ]}]}
+    {
+      "family": "mcp",
+      "sdk": {"package": "mcp", "version": "2.3.0"},
+      "transport": "stdio",
+      "scenarios": "scenarios/mcp.json",
+      "sessions": [
+        {"name": "...", "mode": "...", "title": "...", "messages": [
+          {"n": 1, "from": "client", "to": "server", "sse": false, "json": {...}},
+          {"n": 2, "from": "server", "to": "client", "sse": false, "raw": "a line that is not JSON"}
+        ]}
+      ]
+    }
+
+(A2A messages also carry ``"http"``, their HTTP envelope: `agent_loop_sim.http_log`.) It is
+read as JSON, in any layout; this one is what `record` writes, and what the check compares the
+engine's recording with before it reads anything (`agent_loop_sim.check`).
 
 The engine never reads one; the checker, the site and the tests do.
 """
@@ -19,7 +28,7 @@ from functools import cache
 from typing import Any
 
 from .errors import InputError
-from .jsonio import dump_json, json_path, load_json
+from .jsonio import json_path, load_json, one_line
 from .protocols import FAMILIES
 from .schema import Field, check_object
 from .transcript import Message, Transcript
@@ -43,7 +52,27 @@ class Recording:
         }
 
     def dumps(self) -> str:
-        return dump_json(self.to_dict())
+        """The recording's file, in the one layout of recordings (the module's docstring). Raises
+        ``ValueError`` for a ``NaN``/``Infinity`` and ``TypeError`` for what is not JSON."""
+        lines = ["{", f'  "family": {one_line(self.family)},', f'  "sdk": {one_line(self.sdk)},',
+                 f'  "transport": {one_line(self.transport)},', f'  "scenarios": {one_line(self.scenarios)},']
+        if not self.sessions:
+            lines.append('  "sessions": []')
+        else:
+            lines.append('  "sessions": [')
+            for i, t in enumerate(self.sessions, 1):
+                head = (f'    {{"name": {one_line(t.name)}, "mode": {one_line(t.mode)}, '
+                        f'"title": {one_line(t.title)}, "messages": [')
+                end = "]}" if i == len(self.sessions) else "]},"
+                if not t.messages:
+                    lines.append(head + end)
+                    continue
+                lines.append(head)
+                lines.append(",\n".join(["      " + one_line(m.to_dict(n)) for n, m in enumerate(t.messages, 1)]))
+                lines.append("    " + end)
+            lines.append("  ]")
+        lines.append("}\n")
+        return "\n".join(lines)
 
     def session(self, name: str) -> Transcript | None:
         return next((s for s in self.sessions if s.name == name), None)

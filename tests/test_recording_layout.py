@@ -1,0 +1,135 @@
+"""Recordings are written one message to a line (`Recording.dumps`), and the check compares the
+engine's recording, written so, with the committed file's text before it reads anything.
+
+The text comparison must be exactly as strict as reading: each test below changes one thing in
+a committed recording's text that a laxer comparison would let through (another layout, a type,
+a key's place, a key twice, a line broken inside a string, a NaN) and sees the check say what
+reading the file says.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agent_loop_sim import check, engine
+from agent_loop_sim.check import build_report, every_release
+from agent_loop_sim.compare import identical
+from agent_loop_sim.jsonio import parse_json
+from agent_loop_sim.project import Project
+from agent_loop_sim.recording import Recording, load_recording, parse_recording
+from agent_loop_sim.transcript import Message, Transcript
+from conftest import ROOT
+
+
+def _recording_paths(project: Project):
+    files = project.scenario_files()
+    for release in every_release(project, files):
+        for f in files:
+            if release is None or f.family == release[0]:
+                yield project.recording_path(f, release[1] if release else None)
+
+
+def test_every_committed_recording_is_in_the_layout_record_writes():
+    paths = list(_recording_paths(Project(ROOT)))
+    assert len(paths) >= 16
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        assert load_recording(str(path)).dumps() == text, path
+
+
+def test_the_layout_is_a_message_to_a_line_and_reads_back_as_the_same_recording():
+    messages = [Message("client", "server", json={"jsonrpc": "2.0", "id": 1, "method": "x", "params": {"é": [1.5, True, None]}}),
+                Message("server", "client", raw="not JSON: \"quoted\"\tand a tab"),
+                Message("server", "client", json=[], sse=True, http={"status": 200, "headers": [["a", "b"]]})]
+    recording = Recording("mcp", {"package": "mcp", "version": "2.3.0"}, "stdio", "scenarios/x.json",
+                          [Transcript("one", "legacy", "Tïtle", messages), Transcript("two", "legacy", "t", messages[:1])])
+    text = recording.dumps()
+    lines = text.splitlines()
+    assert lines[:6] == ["{", '  "family": "mcp",', '  "sdk": {"package": "mcp", "version": "2.3.0"},',
+                         '  "transport": "stdio",', '  "scenarios": "scenarios/x.json",', '  "sessions": [']
+    assert lines[6] == '    {"name": "one", "mode": "legacy", "title": "Tïtle", "messages": ['
+    assert [json.loads(line.strip().rstrip(",")) for line in lines[7:10]] == [m.to_dict(n) for n, m in enumerate(messages, 1)]
+    assert lines[10:] == ["    ]},", '    {"name": "two", "mode": "legacy", "title": "t", "messages": [',
+                          '      ' + json.dumps(messages[0].to_dict(1), ensure_ascii=False), "    ]}", "  ]", "}"]
+    again = parse_recording(parse_json(text, "x"), "x")
+    assert identical(again.to_dict(), recording.to_dict())
+    assert again.dumps() == text
+
+
+def test_nan_is_not_written():
+    recording = Recording("mcp", {"package": "mcp", "version": "2.3.0"}, "stdio", "s",
+                          [Transcript("one", "legacy", "t", [Message("client", "server", json={"x": float("nan")})])])
+    with pytest.raises(ValueError):
+        recording.dumps()
+
+
+def _mcp(project_copy):
+    project = Project(project_copy)
+    (file,) = project.scenario_files([str(project_copy / "scenarios/mcp.json")])
+    return project, file, project.recording_path(file)
+
+
+def test_the_check_reads_no_recording_whose_text_is_the_engines(project_copy, monkeypatch):
+    project, file, _ = _mcp(project_copy)
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("read")
+
+    monkeypatch.setattr(check, "parse_json", no_reading)
+    report = build_report(project, files=[file])
+    assert report.ok and report.files[0].recording.sessions == [s.produced for s in report.sessions]
+
+
+def test_the_same_recording_in_another_layout_is_read_and_passes(project_copy, monkeypatch):
+    project, file, path = _mcp(project_copy)
+    path.write_text(json.dumps(json.loads(path.read_text()), indent=2, ensure_ascii=False))
+    read = []
+    monkeypatch.setattr(check, "parse_json", lambda *a, **k: read.append(1) or parse_json(*a, **k))
+    assert build_report(project, files=[file]).ok and read == [1]
+
+
+def _edit_message_2(text: str, old: str, new: str) -> str:
+    """``text`` with ``old`` replaced by ``new`` in the line of message 2 of the first session."""
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith('      {"n": 2,'))
+    assert old in lines[at]
+    lines[at] = lines[at].replace(old, new, 1)
+    return "\n".join(lines)
+
+
+# Message 2 of legacy_tour: the server's answer to initialize, {"capabilities": {"prompts":
+# {"listChanged": false}, ...}, "protocolVersion": "2025-11-25", ...}
+@pytest.mark.parametrize("old, new, said", [
+    ('"listChanged": false', '"listChanged": 0', "$.result.capabilities.prompts.listChanged: committed 0, engine false"),
+    ('"jsonrpc": "2.0", "id": "c1"', '"id": "c1", "jsonrpc": "2.0"', "key order: session 'legacy_tour', message 2, $ "),
+    ('"jsonrpc": "2.0",', '"jsonrpc": "2.0", "jsonrpc": "2.0",', "duplicate key 'jsonrpc'"),
+    ('"protocolVersion": "2025-11-25"', '"protocolVersion": "2025-\n11-25"', "not valid JSON: Invalid control character"),
+    ('"protocolVersion": "2025-11-25"', '"protocolVersion": NaN', "NaN is not a JSON number"),
+])
+def test_a_text_that_reads_otherwise_fails_as_reading_it_says(project_copy, old, new, said):
+    project, file, path = _mcp(project_copy)
+    path.write_text(_edit_message_2(path.read_text(), old, new))
+    problems = build_report(project, files=[file]).problems
+    assert problems and any(said in p for p in problems), problems
+
+
+def test_an_engine_that_says_nan_is_not_the_recording_that_says_nan(project_copy):
+    """The engine's NaN is not written (it would match a file holding NaN, which reading refuses)."""
+    project, file, path = _mcp(project_copy)
+    path.write_text(_edit_message_2(path.read_text(), '"protocolVersion": "2025-11-25"', '"protocolVersion": NaN'))
+
+    def says_nan(session):
+        t = engine.run_session(session)
+        if session.name == "legacy_tour":
+            t.messages[1].json["result"]["protocolVersion"] = float("nan")
+        return t
+
+    (problem,) = build_report(project, says_nan, files=[file]).problems
+    assert "the recording cannot be read" in problem and "NaN is not a JSON number" in problem
+
+
+def test_only_whitespace_between_tokens_is_another_layout(project_copy):
+    project, file, path = _mcp(project_copy)
+    path.write_text(_edit_message_2(path.read_text(), '"jsonrpc": "2.0",', '"jsonrpc" :  "2.0" ,\n  '))
+    assert build_report(project, files=[file]).ok
