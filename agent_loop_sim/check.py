@@ -8,6 +8,10 @@ cannot play or a message that differs all end up in `Report.problems`, each nami
 the session, the message number and the JSON path it can. `live_differences` compares a live
 recording with the committed one the same way (``record --check``).
 
+A recording is first compared as text: the engine's recording, written as `record` writes one,
+against the committed file (`compare_file`); nearly every check ends there. A file whose text
+differs is read strictly and compared as below.
+
 Two verdicts per session: the messages compared as JSON (``passed``: the site's rule, an object's
 members in any order), and the order of the keys (``key_order_verdict``), reported apart. A
 key-order difference fails the check and the build too, but says so in its own words: the site
@@ -226,7 +230,7 @@ def compare_file(project: Project, file: ScenarioFile, engine: Engine, release: 
     except InputError as exc:
         return unreadable(exc, "the recording cannot be read")
     played = {s.name: (s, *_run(engine, s, project)) for s in file.sessions}
-    written = _written_alike(project, file, release, played, text)
+    written = _written_alike(file, scenario_file, release, played, text)
     if written is not None:
         return RecordingResult(scenario_file, recording_file, file.family, written, tuple(
             SessionResult(s.name, file.family, recording_file, scenario_file, t, t, scenario=s.spec)
@@ -261,17 +265,18 @@ def compare_file(project: Project, file: ScenarioFile, engine: Engine, release: 
     return RecordingResult(scenario_file, recording_file, file.family, recording, tuple(results))
 
 
-def _written_alike(project: Project, file: ScenarioFile, release: str | None,
+def _written_alike(file: ScenarioFile, scenario_file: str, release: str | None,
                    played: dict[str, tuple[Session, Transcript | None, str | None]], text: str) -> Recording | None:
     """The engine's recording of ``file``, if the committed file's ``text`` is what `record` would
-    write for it, header and all (the metadata `check_metadata` asks for); else None. None too
+    write for it, header and all (the metadata `check_metadata` asks for; ``scenario_file``, the
+    scenario file's path in the project, as `record` names it); else None. None too
     when the engine failed on a session, or said what a recording cannot hold (``NaN``, or no
     JSON value at all): the file, read, then says where."""
     family = FAMILIES[file.family]
     if family.releases is None or any(t is None for _, t, _ in played.values()):
         return None
     sdk = {"package": family.releases.package, "version": release or family.releases.pinned}
-    recording = Recording(file.family, sdk, family.transport, project.relative(file.path),
+    recording = Recording(file.family, sdk, family.transport, scenario_file,
                           [t for _, t, _ in played.values()])  # type: ignore[misc]
     try:
         return recording if recording.dumps() == text else None

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from agent_loop_sim.project import SITE_INPUTS
+from agent_loop_sim.recording import parse_recording
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,7 +72,8 @@ def synthetic_project(dest: Path, factor: int) -> Path:
             r = {**recording, "scenarios": f"scenarios/{Path(seed_file).stem}{suffix}.json",
                  "sessions": [{**x, "name": x["name"] + suffix} for x in recording["sessions"]]}
             (dest / "scenarios" / f"{Path(seed_file).stem}{suffix}.json").write_text(json.dumps(s))
-            (dest / "recordings" / f"{stem}.json").write_text(json.dumps(r))
+            # in the layout `record` writes (as a recording of the copy would be)
+            (dest / "recordings" / f"{stem}.json").write_text(parse_recording(r, stem).dumps())
             for x in scenario["sessions"]:
                 verdicts["sessions"][x["name"] + suffix] = verdicts["sessions"][x["name"]]
     verdicts_path.write_text(json.dumps(verdicts))
