@@ -236,6 +236,27 @@ def test_the_playground_speaks_another_sdk_release_as_run_release_does(site, ori
     assert page.locator("#pg-error").inner_text() == cli.stderr.strip()
 
 
+def test_a_link_naming_a_release_the_page_does_not_speak_says_so(origin, page):  # noqa: F811
+    page.goto(f"{origin}/browser/playground/")
+    page.wait_for_selector(PLAYED, timeout=LOADED)
+    assert page.locator("#pg-notice").is_hidden()
+    page.goto(page.url.split("&release=")[0] + "&release=9.9.9")  # (a hash change: the page plays it again)
+    page.wait_for_selector("#pg-notice:not([hidden])", timeout=60_000)
+    said = page.locator("#pg-notice").inner_text()
+    assert "release 9.9.9" in said and "pinned (mcp 2.3.0, a2a-sdk 1.2.2) instead" in said, said
+    assert page.locator("#pg-release").input_value() == ""
+    OUTPUT.mkdir(exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    for width, height, device, scheme, name in ((1280, 900, "desktop", "default", "light"), (390, 844, "phone", "slate", "dark")):
+        page.set_viewport_size({"width": width, "height": height})
+        palette(page, scheme)
+        page.screenshot(path=str(OUTPUT / f"playground-release-notice-{device}-{name}.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.locator("#pg-release").select_option("2.2.0")
+    page.wait_for_function("location.hash.includes('release=2.2.0')", timeout=60_000)
+    assert page.locator("#pg-notice").is_hidden()
+
+
 def test_no_request_leaves_the_sites_origin_with_the_engine_in_use(origin, browser):  # noqa: F811
     """Every request this module's browser made: the check, the playground, its links."""
     requests = browser.requests

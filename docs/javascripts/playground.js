@@ -103,6 +103,8 @@ const run = element("button", { id: "pg-run", class: "md-button md-button--prima
 const share = element("a", { id: "pg-link", href: "#", text: "Link to this scenario" });
 const status = element("span", { id: "pg-status", class: "playground__status" });
 const error = element("pre", { id: "pg-error", class: "playground__error", hidden: "" });
+// A link naming a release this page's model does not speak (an older site's link): said, not ignored.
+const notice = element("p", { id: "pg-notice", class: "playground__notice", hidden: "" });
 const sessionPick = element("select", { id: "pg-session", "aria-label": "Session" });
 const position = element("span", { id: "pg-position", class: "playground__position" });
 const state = element("div", { id: "pg-state", class: "playground__state" });
@@ -122,6 +124,7 @@ root.append(
   element("div", { class: "playground__source" },
     element("label", { class: "playground__pick" }, "Session: ", pick),
     element("label", { class: "playground__pick" }, "SDK release: ", releasePick),
+    notice,
     editor,
     element("div", { class: "playground__actions" }, run, share, status),
     error),
@@ -201,7 +204,7 @@ function choose(index) {
 
 run.addEventListener("click", play);
 pick.addEventListener("change", () => { if (pick.value !== "") { choose(Number(pick.value)); play(); } });
-releasePick.addEventListener("change", play);
+releasePick.addEventListener("change", () => { notice.hidden = true; play(); });
 editor.addEventListener("input", () => { pick.value = ""; });
 editor.addEventListener("keydown", (event) => {
   if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); play(); }
@@ -224,8 +227,12 @@ document.addEventListener("keydown", (event) => {
   stepTo(KEYS[event.key]);
 });
 
-function chooseRelease(release) {  // (one the page does not offer is left as it was)
-  if ([...releasePick.options].some((o) => o.value === release)) releasePick.value = release;
+function chooseRelease(release) {  // (one the page does not offer leaves the pick as it was, and is said)
+  const offered = [...releasePick.options].some((o) => o.value === release);
+  if (offered) releasePick.value = release;
+  notice.textContent = offered ? "" : `The link asks for SDK release ${release}, which the model here does not ` +
+    `speak; it plays ${releasePick.selectedOptions[0].text} instead.`;
+  notice.hidden = offered;
 }
 
 window.addEventListener("hashchange", async () => {
