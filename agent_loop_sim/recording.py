@@ -68,7 +68,8 @@ class Recording:
                     lines.append(head + end)
                     continue
                 lines.append(head)
-                lines.append(",\n".join(["      " + one_line(m.to_dict(n)) for n, m in enumerate(t.messages, 1)]))
+                # (the indent joined in, not added to each line: that would copy every line once more)
+                lines.append("      " + ",\n      ".join([one_line(m.to_dict(n)) for n, m in enumerate(t.messages, 1)]))
                 lines.append("    " + end)
             lines.append("  ]")
         lines.append("}\n")
