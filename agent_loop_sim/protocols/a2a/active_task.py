@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
-from ...jsonio import copy_json
 from . import states
 from .errors import A2AError
 from .releases import FAILED_STATUS_STAMPED
@@ -99,9 +98,9 @@ class ActiveTask:
                 raise A2AError("InvalidAgentResponseError", "Multiple Message objects received.")
             self.task_mode = False
             return Delivery(event=event)
-        updated = self._handle_task_event(event)
-        snapshot = self.manager.snapshot()  # (updated is the manager's cached task)
-        shown = Event("task", snapshot) if event.body is updated else event
+        # (the task after the event is a version nobody changes, `TaskManager`: it is the snapshot)
+        snapshot = self._handle_task_event(event)
+        shown = Event("task", snapshot) if event.body is snapshot else event
         return Delivery(event=shown, task=snapshot)
 
     def _handle_task_event(self, event: Event) -> dict[str, Any]:
@@ -146,7 +145,7 @@ class ActiveTask:
             failed = Event("statusUpdate", {"taskId": task["id"], "contextId": task.get("contextId", ""),
                                             "status": status})
             try:
-                updated = copy_json(self._handle_task_event(failed))
+                updated = self._handle_task_event(failed)  # (a version nobody changes, `TaskManager`)
             except A2AError:
                 pass  # the consumer dies of it; subscribers still hear the first error
         return Delivery(error=error, task=updated)

@@ -58,6 +58,7 @@ class Agent:
                  rules: frozenset[str] = frozenset()) -> None:
         self.card = card
         self.rules = rules  # the wire changes of the SDK release spoken (`releases`)
+        self._refuse_boolean_ids = BOOLEAN_ID_REFUSED in rules  # (asked of every request: looked up once)
         self.handler = RequestHandler(card, script, ids or IdSource("agent"), clock or Clock(), rules)
 
     @property
@@ -83,7 +84,7 @@ class Agent:
 
     def _jsonrpc(self, request: HttpRequest) -> HttpResponse:
         try:
-            request_id, method, params = envelope.read(request, METHODS, BOOLEAN_ID_REFUSED in self.rules)
+            request_id, method, params = envelope.read(request, METHODS, self._refuse_boolean_ids)
         except envelope.Refused as refused:
             return _json(error_response(refused.request_id, refused.error))
         except envelope.NotModelled as exc:

@@ -47,12 +47,16 @@ def _task_in(result: Any) -> dict[str, Any] | None:
 
 def is_final_event(event: Any) -> bool:
     """Whether the orchestrator stops reading a stream after ``event``."""
+    return _ends_stream(event, _task_in(event.get("result") if isinstance(event, dict) else None))
+
+
+def _ends_stream(event: Any, task: dict[str, Any] | None) -> bool:
+    """`is_final_event`, told the task the event speaks of (`_task_in`: the orchestrator has it already)."""
     if not isinstance(event, dict) or "error" in event:
         return True
     result = event.get("result")
     if not isinstance(result, dict) or "message" in result:
         return True
-    task = _task_in(result)
     state = (task or {}).get("status") or {}
     return state.get("state") in states.STOPPED
 
@@ -216,8 +220,8 @@ class Orchestrator:
 
     def receive_event(self, event: Any) -> bool:
         """One event of a streamed answer; ``True`` when the orchestrator has read enough and closes it."""
-        self._note(event.get("result") if isinstance(event, dict) else None)
-        if is_final_event(event):
+        task = self._note(event.get("result") if isinstance(event, dict) else None)
+        if _ends_stream(event, task):
             self._finish()
             return True
         return False
@@ -227,7 +231,8 @@ class Orchestrator:
         if self._step is not None:
             self._finish()
 
-    def _note(self, result: Any) -> None:
+    def _note(self, result: Any) -> dict[str, Any] | None:
+        """Note the task and context ``result`` speaks of; the task (`_task_in`)."""
         task = _task_in(result)
         if task is not None and isinstance(task.get("id"), str):
             context = task.get("contextId") if isinstance(task.get("contextId"), str) else None
@@ -237,6 +242,7 @@ class Orchestrator:
             context = (task or result.get("message") or {}).get("contextId")
             if isinstance(context, str) and context:
                 self.last_context = context
+        return task
 
     def _finish(self) -> None:
         step, self._step = self._step, None

@@ -244,14 +244,14 @@ def parse(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
 def required_violations(type_name: str, obj: dict[str, Any]) -> list[dict[str, str]]:
     """Every REQUIRED field missing from ``obj`` (already parsed), nested ones as ``a.b`` / ``a[0].b``."""
     errors: list[dict[str, str]] = []
-    for spec in _CHECKED[type_name]:
+    for spec in _CHECKED.get(type_name, ()):
         value = obj.get(spec.json)
         if spec.required:
             if spec.repeated and not value:
                 errors.append({"field": spec.name, "message": "Field must contain at least one element."})
             elif not spec.repeated and (value is None or (not spec.presence and _is_default(spec, value))):
                 errors.append({"field": spec.name, "message": "Field is required."})
-        if spec.inner is not None and value is not None:
+        if spec.inner in _CHECKED and value is not None:  # (a message type with something to check)
             items = list(enumerate(value)) if spec.repeated else [(None, value)]
             for index, item in items:
                 subs = required_violations(spec.inner, item)
@@ -264,10 +264,14 @@ def required_violations(type_name: str, obj: dict[str, Any]) -> list[dict[str, s
     return errors
 
 
-#: Each type's fields that `required_violations` looks at: the REQUIRED ones and the messages (a
-#: part, say, has none, and is not looked into field by field).
-_CHECKED: dict[str, tuple[FieldSpec, ...]] = {
-    name: tuple(s for s in specs if s.required or s.inner is not None) for name, specs in TYPES.items()}
+def _checked(type_name: str) -> tuple[FieldSpec, ...]:
+    """The fields of a type that `required_violations` looks at: the REQUIRED ones and the messages
+    that have some of their own (a part, say, has none, and is not looked into at all)."""
+    return tuple(s for s in TYPES[type_name] if s.required or (s.inner is not None and _checked(s.inner)))
+
+
+#: Each type that has fields `required_violations` looks at (`_checked`), and those fields.
+_CHECKED: dict[str, tuple[FieldSpec, ...]] = {name: checked for name in TYPES if (checked := _checked(name))}
 
 
 def written(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
@@ -336,12 +340,11 @@ def with_every_field(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
     for spec in TYPES[type_name]:
         if spec.json not in out:
             if spec.repeated:
-                out[spec.json] = []
+                out[spec.json] = []  # (a new list each time, not the shared `default`)
             elif not spec.presence:
-                out[spec.json] = (ENUMS[spec.kind[5:]][0] if spec.kind.startswith("enum:")
-                                  else {STRING: "", INT32: 0, BOOL: False, BYTES: ""}[spec.kind])
-        elif spec.kind.startswith("message:"):
-            inner = spec.kind[8:]
+                out[spec.json] = spec.default  # ("", 0, false or the enum's first name: derived once)
+        elif spec.inner is not None:
+            inner = spec.inner
             value = out[spec.json]
             out[spec.json] = ([with_every_field(inner, v) for v in value] if spec.repeated
                               else with_every_field(inner, value))

@@ -14,6 +14,7 @@ import re
 HEADER = "A2A-Version"
 SERVED = "1.0"
 ASSUMED_WHEN_ABSENT = "0.3"
+_HEADER_LOWER = HEADER.lower()  # (once, not for every header of every request)
 
 # PEP 440, as the `packaging` library reads it (whitespace around is allowed, case ignored).
 _PEP440 = re.compile(
@@ -34,7 +35,7 @@ _PEP440 = re.compile(
 def requested_version(headers: list[tuple[str, str]]) -> str:
     """The version a request asks for: its ``A2A-Version`` header, or ``0.3`` without one."""
     for name, value in headers:
-        if name.lower() == HEADER.lower() and value:
+        if (name == HEADER or name.lower() == _HEADER_LOWER) and value:  # (the models send it spelt so)
             return value
     return ASSUMED_WHEN_ABSENT
 
