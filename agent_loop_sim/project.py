@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from .errors import InputError
@@ -85,8 +86,12 @@ class Project:
                 raise InputError(f"{what} is in {self.relative(inputs)}/, whose files are the commands' input: "
                                  f"write it elsewhere", file=str(output))
 
+    @cached_property
+    def _resolved_root(self) -> Path:  # (resolved once: the check names two paths per file it compares)
+        return self.root.resolve()
+
     def relative(self, path: str | Path) -> str:
         try:
-            return str(Path(path).resolve().relative_to(self.root.resolve()))
+            return str(Path(path).resolve().relative_to(self._resolved_root))
         except ValueError:
             return str(path)
