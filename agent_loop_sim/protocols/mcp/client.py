@@ -45,7 +45,7 @@ class ScriptExhausted(InputError):
     """The server asked a question the scenario has no scripted answer left for."""
 
 
-@dataclass
+@dataclass(slots=True)  # (slots: one a session, its fields read on every request)
 class Answers:
     """The application's scripted answers, handed out in order, as its callbacks would."""
 
@@ -164,7 +164,7 @@ class RequestFailed(Exception):
         self.error = error
 
 
-@dataclass
+@dataclass(slots=True)  # (slots: its fields are read and set for every message)
 class ClientModel:
     mode: str
     actions: list[dict[str, Any]]

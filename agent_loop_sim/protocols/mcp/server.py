@@ -54,7 +54,7 @@ def invalid_params() -> ProtocolError:
     return ProtocolError(INVALID_PARAMS, "Invalid request parameters", "", has_data=True)
 
 
-@dataclass
+@dataclass(slots=True)  # (slots: one for every tool call)
 class _SuspendedCall:
     """A handshake-era tool call waiting for the client's answer to a server request."""
 
@@ -64,7 +64,7 @@ class _SuspendedCall:
     progress_token: int | str | None
 
 
-@dataclass
+@dataclass(slots=True)  # (slots: its fields are read and set for every message)
 class ServerConnection:
     """One stdio connection to an ``MCPServer`` serving ``definition``.
 
