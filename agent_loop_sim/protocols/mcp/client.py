@@ -177,7 +177,7 @@ class ClientModel:
     _program: Program | None = None
     _waiting_for: int | None = None
     _cancel_at_question: bool = False  # the call in flight is to be abandoned at its first question
-    _listens: itertools.count = field(default_factory=lambda: itertools.count(1))
+    _listens: int = 0  # the listen streams opened (a plain count: one a session is rare, a counter each is not)
     _withdrawal: int | str | None = None  # the abandoned question, until the server withdraws it
     # the wire changes of the SDK release spoken (`releases`): the pinned release's by default
     rules: frozenset[str] = field(default_factory=MCP_RELEASES.rules)
@@ -370,7 +370,8 @@ class ClientModel:
         notifications: dict[str, Any] = {k: True for k, v in wanted.items() if v}
         if action.get("uris"):
             notifications["resourceSubscriptions"] = list(action["uris"])
-        request_id = f"listen-{next(self._listens)}"
+        self._listens += 1
+        request_id = f"listen-{self._listens}"
         params = self._envelope({"notifications": notifications}, self.log_level)
         yield jsonrpc.request(request_id, "subscriptions/listen", params)
         yield jsonrpc.notification("notifications/cancelled", {"requestId": request_id, "reason": "caller cancelled"})
