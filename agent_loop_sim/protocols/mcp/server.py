@@ -247,7 +247,8 @@ class ServerConnection:
         return self._RUN_TOOL[wire.ERA](self, call, params.get("inputResponses"))
 
     def _tool_result(self, request_id: int | str, wire: Wire, body: dict[str, Any]) -> dict[str, Any]:
-        return jsonrpc.result(request_id, wire.finish("tools/call", body, self.definition))
+        # (`jsonrpc.result` written out: a call fewer for every tool result)
+        return {"jsonrpc": "2.0", "id": request_id, "result": wire.finish("tools/call", body, self.definition)}
 
     def _step(self, call: _SuspendedCall, answer: Any, wire: Wire, out: Outgoing) -> Any:
         """Run the behaviour to its next question; return the question, or None when it finished."""
