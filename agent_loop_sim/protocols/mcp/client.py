@@ -159,6 +159,8 @@ class Abandoned(Exception):
 class RequestFailed(Exception):
     """The server answered a request with a JSON-RPC error (the SDK raises ``MCPError``)."""
 
+    __slots__ = ("error",)  # (no dict made for each: one for every error the server answers)
+
     def __init__(self, error: dict[str, Any]) -> None:
         super().__init__(error.get("message"))
         self.error = error

@@ -47,6 +47,8 @@ Incoming = Request | Notification | Response | ErrorResponse
 class ProtocolError(Exception):
     """A request the server answers with a JSON-RPC error instead of a result."""
 
+    __slots__ = ("code", "message", "data", "has_data")  # (no dict made for each: one for every error answered)
+
     def __init__(self, code: int, message: str, data: Any = None, *, has_data: bool = False) -> None:
         super().__init__(message)
         self.code, self.message, self.data = code, message, data
