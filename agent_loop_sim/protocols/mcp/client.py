@@ -45,7 +45,7 @@ class ScriptExhausted(InputError):
     """The server asked a question the scenario has no scripted answer left for."""
 
 
-@dataclass
+@dataclass(slots=True)  # (slots: one a session, its fields read on every request)
 class Answers:
     """The application's scripted answers, handed out in order, as its callbacks would."""
 
@@ -159,12 +159,14 @@ class Abandoned(Exception):
 class RequestFailed(Exception):
     """The server answered a request with a JSON-RPC error (the SDK raises ``MCPError``)."""
 
+    __slots__ = ("error",)  # (no dict made for each: one for every error the server answers)
+
     def __init__(self, error: dict[str, Any]) -> None:
         super().__init__(error.get("message"))
         self.error = error
 
 
-@dataclass
+@dataclass(slots=True)  # (slots: its fields are read and set for every message)
 class ClientModel:
     mode: str
     actions: list[dict[str, Any]]
@@ -177,7 +179,7 @@ class ClientModel:
     _program: Program | None = None
     _waiting_for: int | None = None
     _cancel_at_question: bool = False  # the call in flight is to be abandoned at its first question
-    _listens: itertools.count = field(default_factory=lambda: itertools.count(1))
+    _listens: int = 0  # the listen streams opened (a plain count: one a session is rare, a counter each is not)
     _withdrawal: int | str | None = None  # the abandoned question, until the server withdraws it
     # the wire changes of the SDK release spoken (`releases`): the pinned release's by default
     rules: frozenset[str] = field(default_factory=MCP_RELEASES.rules)
@@ -267,9 +269,12 @@ class ClientModel:
         if EMPTY_META_OMITTED in self.rules:
             if "_meta" in params and not params["_meta"]:
                 del params["_meta"]  # the SDK's dispatcher drops an empty _meta (and then empty params)
-            return jsonrpc.request(request_id, method, params or None)
-        params.setdefault("_meta", {})  # mcp 2.2.0's dispatcher always set one
-        return jsonrpc.request(request_id, method, params)
+            if not params:
+                return {"jsonrpc": "2.0", "id": request_id, "method": method}
+        else:
+            params.setdefault("_meta", {})  # mcp 2.2.0's dispatcher always set one
+        # (`jsonrpc.request` written out: a call fewer for every request the client sends)
+        return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
 
     def _notification(self, method: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
         params = self._envelope(dict(fields or {}), self.log_level)
@@ -370,7 +375,8 @@ class ClientModel:
         notifications: dict[str, Any] = {k: True for k, v in wanted.items() if v}
         if action.get("uris"):
             notifications["resourceSubscriptions"] = list(action["uris"])
-        request_id = f"listen-{next(self._listens)}"
+        self._listens += 1
+        request_id = f"listen-{self._listens}"
         params = self._envelope({"notifications": notifications}, self.log_level)
         yield jsonrpc.request(request_id, "subscriptions/listen", params)
         yield jsonrpc.notification("notifications/cancelled", {"requestId": request_id, "reason": "caller cancelled"})

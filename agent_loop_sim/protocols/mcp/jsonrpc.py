@@ -47,6 +47,8 @@ Incoming = Request | Notification | Response | ErrorResponse
 class ProtocolError(Exception):
     """A request the server answers with a JSON-RPC error instead of a result."""
 
+    __slots__ = ("code", "message", "data", "has_data")  # (no dict made for each: one for every error answered)
+
     def __init__(self, code: int, message: str, data: Any = None, *, has_data: bool = False) -> None:
         super().__init__(message)
         self.code, self.message, self.data = code, message, data
@@ -80,13 +82,18 @@ def classify(data: Any) -> Incoming | None:
     has_id = "id" in data
     # An id is a strict int (not a bool, not a float) or a string.
     good_id = has_id and (type(data["id"]) is int or isinstance(data["id"], str))
+    # (each shape made by tuple.__new__ itself: a named tuple's own __new__ is a Python function
+    # around it, and one is made for every message the server reads)
     if isinstance(method, str) and (params is None or isinstance(params, dict)):
-        return Request(data["id"], method, params) if good_id else Notification(method, params)
+        return _new(Request, (data["id"], method, params)) if good_id else _new(Notification, (method, params))
     if good_id and isinstance(data.get("result"), dict):
-        return Response(data["id"], data["result"])
+        return _new(Response, (data["id"], data["result"]))
     if has_id and (good_id or data["id"] is None) and _is_error(data.get("error")):
-        return ErrorResponse(data["id"], data["error"])
+        return _new(ErrorResponse, (data["id"], data["error"]))
     return None
+
+
+_new = tuple.__new__
 
 
 def _is_error(value: Any) -> bool:

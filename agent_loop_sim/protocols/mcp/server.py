@@ -6,7 +6,6 @@ always give the same messages.
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from typing import Any, Generator
 
@@ -54,7 +53,7 @@ def invalid_params() -> ProtocolError:
     return ProtocolError(INVALID_PARAMS, "Invalid request parameters", "", has_data=True)
 
 
-@dataclass
+@dataclass(slots=True)  # (slots: one for every tool call)
 class _SuspendedCall:
     """A handshake-era tool call waiting for the client's answer to a server request."""
 
@@ -64,7 +63,7 @@ class _SuspendedCall:
     progress_token: int | str | None
 
 
-@dataclass
+@dataclass(slots=True)  # (slots: its fields are read and set for every message)
 class ServerConnection:
     """One stdio connection to an ``MCPServer`` serving ``definition``.
 
@@ -79,7 +78,7 @@ class ServerConnection:
     version: str = LATEST_HANDSHAKE
     initialized: bool = False
     _frames_before_first_request: int = 0
-    _next_request_id: itertools.count = field(default_factory=lambda: itertools.count(1))
+    _asked: int = 0  # the requests the server sent the client (a plain count: most sessions send none)
     _suspended: dict[int | str, _SuspendedCall] = field(default_factory=dict)
     _listening: list[int | str] = field(default_factory=list)
     # the wire changes of the SDK release spoken (`releases`): the pinned release's by default
@@ -107,14 +106,15 @@ class ServerConnection:
         if kind is Request:
             # A request, the common case, is served here rather than through a method of its own
             # (one Python call fewer per request). The era table decides first (`eras.transition`,
-            # looked up directly for the same reason).
-            self.era, verdict = ERA_TRANSITIONS[(self.era, kind_of(message.method, message.params))]
+            # looked up directly for the same reason, in `_ROUTES`: the same table, each row with
+            # how its era serves a request, so that one lookup finds all of it).
+            self.era, verdict, serve, wire = _ROUTES[(self.era, kind_of(message.method, message.params))]
             if verdict.code is not None:  # refused (`Verdict.refusal`; asked only then: most requests are served)
                 # Answered, not raised: a raised exception kept in a local is a cycle (exception ->
                 # traceback -> this frame -> the exception) that holds every caller's frame alive.
                 return [jsonrpc.error(message.id, verdict.refusal(message.params))]
             try:
-                return self._SERVE[self.era](self, message, WIRES[self.era])
+                return serve(self, message, wire)
             except ProtocolError as exc:
                 return [jsonrpc.error(message.id, exc)]
         if self.era is _UNDECIDED:
@@ -247,7 +247,8 @@ class ServerConnection:
         return self._RUN_TOOL[wire.ERA](self, call, params.get("inputResponses"))
 
     def _tool_result(self, request_id: int | str, wire: Wire, body: dict[str, Any]) -> dict[str, Any]:
-        return jsonrpc.result(request_id, wire.finish("tools/call", body, self.definition))
+        # (`jsonrpc.result` written out: a call fewer for every tool result)
+        return {"jsonrpc": "2.0", "id": request_id, "result": wire.finish("tools/call", body, self.definition)}
 
     def _step(self, call: _SuspendedCall, answer: Any, wire: Wire, out: Outgoing) -> Any:
         """Run the behaviour to its next question; return the question, or None when it finished."""
@@ -291,7 +292,8 @@ class ServerConnection:
         out: Outgoing = []
         question = self._step(call, answer, wire_2025_11_25, out)
         if question is not None:
-            request_id = next(self._next_request_id)
+            self._asked += 1
+            request_id = self._asked
             method, params = wire_2025_11_25.server_request(question)
             if EMPTY_META_OMITTED not in self.rules:
                 params = {**params, "_meta": {}}
@@ -492,6 +494,11 @@ def _request_typing(wire: Wire) -> dict[str, tuple[Any, ...]]:
                      _MORE_CHECKS.get(method), method in HANDLED or method == "initialize")
             for method, versions in CLIENT_REQUESTS.items()}
 
+
+#: `eras.ERA_TRANSITIONS`, each row with what serves a request in the era afterwards, and its wire:
+#: (era, kind of request) -> (era afterwards, verdict, `ServerConnection._SERVE` of it, `WIRES` of it)
+_ROUTES = {key: (after, verdict, ServerConnection._SERVE[after], WIRES[after])
+           for key, (after, verdict) in ERA_TRANSITIONS.items()}
 
 #: era -> `_request_typing` of its wire
 _REQUEST_TYPING = {era: _request_typing(wire) for era, wire in WIRES.items()}

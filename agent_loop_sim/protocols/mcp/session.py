@@ -8,7 +8,6 @@ the server as they are.
 from __future__ import annotations
 
 import json
-from collections import deque
 from typing import Any, Callable
 
 from ...scenarios import Session
@@ -47,24 +46,27 @@ def play_raw(lines: list[str], server: ServerConnection, observe: Observer | Non
 
 
 def play_client(client: ClientModel, server: ServerConnection, observe: Observer | None = None) -> list[Message]:
-    log: list[Message] = []
-    # The wire holds each message as it will be logged (its sender says whom it goes to).
-    wire: deque[Message] = deque(Message("client", "server", m) for m in client.start())
-    while wire:
-        logged = wire.popleft()
-        log.append(logged)
+    # The wire holds each message as it will be logged (its sender says whom it goes to). The wire
+    # is a FIFO and a message is logged as it is delivered, so the log is the wire's messages in the
+    # order they were written: the log itself is the wire, and ``delivered`` counts the messages
+    # handed on (no queue beside it, no second append per message).
+    log: list[Message] = [Message("client", "server", m) for m in client.start()]
+    delivered = 0
+    while delivered < len(log):
+        logged = log[delivered]
+        delivered += 1
         # The log and the peer both get the message itself, not a copy: the models build every
         # message from fresh objects and neither changes what it was sent, so nothing in a
         # transcript is shared with the models' own objects (tests/test_engine_isolation.py).
-        # (appended one by one: a list built only to extend the wire with it cost more)
+        # (appended one by one: a list built only to extend the log with it cost more)
         if logged.sender == "client":
             for m in server.receive_decoded(jsonrpc.classify(logged.json)):
-                wire.append(Message("server", "client", m))
+                log.append(Message("server", "client", m))
         else:
             for m in client.receive(logged.json):
-                wire.append(Message("client", "server", m))
+                log.append(Message("client", "server", m))
         if observe is not None:
-            observe(len(log), server.state())
+            observe(delivered, server.state())
     return log
 
 

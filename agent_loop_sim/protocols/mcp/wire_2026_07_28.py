@@ -67,7 +67,9 @@ def discover_result() -> dict[str, Any]:
 
 
 def finish(method: str, body: dict[str, Any], server: ServerDefinition) -> dict[str, Any]:
-    out = dict(body)
+    """The result ``body`` as it goes on the wire (``body`` is the handler's fresh object, the
+    server's to change: it is finished in place, not copied first)."""
+    out = body
     if method in CACHEABLE and out.get("resultType") != "input_required":
         out.setdefault("ttlMs", 0)
         out.setdefault("cacheScope", "private")
@@ -88,9 +90,12 @@ def envelope(params: dict[str, Any] | None, version: str, client_info: dict[str,
              capabilities: dict[str, Any], log_level: str | None = None) -> dict[str, Any]:
     """Every message carries its own envelope in ``_meta``: revision, client, capabilities, and the
     log-level opt-in when set (a caller's own key wins). Merged into the caller's ``_meta`` where it
-    stands, appended as ``_meta`` when there is none, as the SDK's stamp does."""
-    out = dict(params or {})
-    meta = out["_meta"] = dict(out.get("_meta") or {})
+    stands, appended as ``_meta`` when there is none, as the SDK's stamp does. (``params`` and its
+    ``_meta`` are the client's fresh objects, made for this message: enveloped in place, not copied.)"""
+    out = params if params is not None else {}
+    meta = out.get("_meta")
+    if not meta:  # (none, or an empty one: put where it stands, or appended, as a new one)
+        meta = out["_meta"] = {}
     meta[META_PROTOCOL_VERSION] = version  # (in this order; a key the caller's _meta has keeps its place)
     meta[META_CLIENT_INFO] = client_info
     meta[META_CLIENT_CAPABILITIES] = capabilities
