@@ -30,7 +30,7 @@ from .errors import InputError
 from .project import Project
 from .protocols import FAMILIES
 from .jsonio import parse_json, read_text
-from .recording import Recording, check_metadata, parse_recording
+from .recording import Recording, check_metadata, expected_sdk, parse_recording
 from .scenarios import ScenarioFile, Session
 from .transcript import Transcript
 
@@ -272,11 +272,10 @@ def _written_alike(file: ScenarioFile, scenario_file: str, release: str | None,
     scenario file's path in the project, as `record` names it); else None. None too
     when the engine failed on a session, or said what a recording cannot hold (``NaN``, or no
     JSON value at all): the file, read, then says where."""
-    family = FAMILIES[file.family]
-    if family.releases is None or any(t is None for _, t, _ in played.values()):
+    sdk = expected_sdk(file.family, release)
+    if sdk is None or any(t is None for _, t, _ in played.values()):
         return None
-    sdk = {"package": family.releases.package, "version": release or family.releases.pinned}
-    recording = Recording(file.family, sdk, family.transport, scenario_file,
+    recording = Recording(file.family, sdk, FAMILIES[file.family].transport, scenario_file,
                           [t for _, t, _ in played.values()])  # type: ignore[misc]
     try:
         return recording if recording.dumps() == text else None

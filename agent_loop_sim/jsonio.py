@@ -395,12 +395,11 @@ def _not_json(value: Any) -> Any:
 # makes for an array or object, made as it makes it (`json.encoder.JSONEncoder.iterencode`: the C
 # encoder, built once here rather than on every call: the check writes every message it compares).
 # Where the interpreter has no C encoder, the encoder itself.
-_LINE_ARGS = dict(ensure_ascii=False, allow_nan=False, check_circular=False)
 if json.encoder.c_make_encoder is not None:
     _encode_line = json.encoder.c_make_encoder(None, _not_json, json.encoder.encode_basestring, None, ": ", ", ",
                                                 False, False, False)
 else:  # pragma: no cover (CPython and Pyodide have the C encoder)
-    _encode_line = json.JSONEncoder(**_LINE_ARGS).iterencode  # type: ignore[arg-type]
+    _encode_line = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False).iterencode
 
 
 def one_line(value: Any) -> str:

@@ -202,13 +202,20 @@ def parse_recording(data: Any, source: str) -> Recording:
     return Recording(family, dict(data["sdk"]), data["transport"], data["scenarios"], sessions)
 
 
+def expected_sdk(family: str, release: str | None = None) -> dict[str, str] | None:
+    """The ``sdk`` a recording of ``family`` filed under ``release`` (the pinned one by default)
+    says, or None for a family with no release table."""
+    releases = FAMILIES[family].releases
+    return None if releases is None else {"package": releases.package, "version": release or releases.pinned}
+
+
 def check_metadata(recording: Recording, release: str | None = None) -> None:
     """A recording says which SDK release made it and over which transport: it must be the release
     it is filed under (the pinned one by default) and the family recorder's transport, or the site
     would name an SDK that never said it. Raises `InputError` naming the field."""
     family = FAMILIES[recording.family]
-    if family.releases is not None:
-        expected = {"package": family.releases.package, "version": release or family.releases.pinned}
+    expected = expected_sdk(recording.family, release)
+    if expected is not None:
         for key, value in expected.items():
             if recording.sdk.get(key) != value:
                 raise InputError(f"the recording says it was made by {key} {recording.sdk.get(key)!r}, but it is "

@@ -54,7 +54,6 @@ def run_session(session: "Session", definition: ServerDefinition = FIXTURE_SERVE
     return _run_with(session, definition, MCP_RELEASES.rules(release) if rules is None else rules, observe)
 
 
-
 #: Everything the project knows about MCP: its words are data (``family.json``), its rules code.
 FAMILY = Family.from_file(Path(__file__).with_name("family.json"), run_session=run_session,
                           normalise=normalise_mcp, scenario=scenario, rule_tables=era_rules,
