@@ -8,9 +8,9 @@ cannot play or a message that differs all end up in `Report.problems`, each nami
 the session, the message number and the JSON path it can. `live_differences` compares a live
 recording with the committed one the same way (``record --check``).
 
-A recording is first compared as text: the engine's recording, written as `record` writes one,
-against the committed file (`compare_file`); nearly every check ends there. A file whose text
-differs is read strictly and compared as below.
+A recording is first compared as bytes: the engine's recording, written as `record` writes one,
+against the committed file (`compare_file`); nearly every check ends there. A file whose bytes
+differ is read strictly and compared as below.
 
 Two verdicts per session: the messages compared as JSON (``passed``: the site's rule, an object's
 members in any order), and the order of the keys (``key_order_verdict``), reported apart. A
@@ -29,7 +29,7 @@ from .compare import MISSING, Difference, diff_sessions, diff_transcripts
 from .errors import InputError
 from .project import Project
 from .protocols import FAMILIES
-from .jsonio import parse_json, read_text
+from .jsonio import decode_text, parse_json, read_file
 from .recording import Recording, check_metadata, expected_sdk, parse_recording
 from .scenarios import ScenarioFile, Session
 from .transcript import Transcript
@@ -209,12 +209,12 @@ def compare_file(project: Project, file: ScenarioFile, engine: Engine, release: 
     """The engine on every session of ``file``, beside the committed recording of ``file`` by
     ``release`` of its SDK (the pinned release by default).
 
-    First as text: the engine's recording of the file, written as `record` writes one
-    (`Recording.dumps`), against the committed file's text. The same text is the same recording:
+    First as bytes: the engine's recording of the file, written as `record` writes one
+    (`Recording.encode`), against the committed file's bytes. The same bytes are the same recording:
     every value, its type and every object's key order, and a recording as valid as the one the
     engine's writing makes; so nothing more is read, and the engine's transcripts are the
     recorded ones too. Only a file whose text differs (another layout, or another recording) is
-    read strictly (`parse_json`, `parse_recording`) and compared with the engine's message by
+    decoded and read strictly (`decode_text`, `parse_json`, `parse_recording`) and compared with the engine's message by
     message, which names every difference."""
     scenario_file = project.relative(file.path)
     recording_path = project.recording_path(file, release)
@@ -226,16 +226,17 @@ def compare_file(project: Project, file: ScenarioFile, engine: Engine, release: 
                                error=f"{why}: {exc}", unreadable=exc)
 
     try:
-        text = read_text(recording_path)
+        data = read_file(recording_path)
     except InputError as exc:
         return unreadable(exc, "the recording cannot be read")
     played = {s.name: (s, *_run(engine, s, project)) for s in file.sessions}
-    written = _written_alike(file, scenario_file, release, played, text)
+    written = _written_alike(file, scenario_file, release, played, data)
     if written is not None:
         return RecordingResult(scenario_file, recording_file, file.family, written, tuple(
             SessionResult(s.name, file.family, recording_file, scenario_file, t, t, scenario=s.spec)
             for s, t, _ in played.values()))
     try:
+        text = decode_text(data, str(recording_path))
         recording = parse_recording(parse_json(text, str(recording_path)), str(recording_path))
     except InputError as exc:
         return unreadable(exc, "the recording cannot be read")
@@ -266,19 +267,19 @@ def compare_file(project: Project, file: ScenarioFile, engine: Engine, release: 
 
 
 def _written_alike(file: ScenarioFile, scenario_file: str, release: str | None,
-                   played: dict[str, tuple[Session, Transcript | None, str | None]], text: str) -> Recording | None:
-    """The engine's recording of ``file``, if the committed file's ``text`` is what `record` would
+                   played: dict[str, tuple[Session, Transcript | None, str | None]], data: bytes) -> Recording | None:
+    """The engine's recording of ``file``, if the committed file's bytes, ``data``, are what `record` would
     write for it, header and all (the metadata `check_metadata` asks for; ``scenario_file``, the
     scenario file's path in the project, as `record` names it); else None. None too
-    when the engine failed on a session, or said what a recording cannot hold (``NaN``, or no
-    JSON value at all): the file, read, then says where."""
+    when the engine failed on a session, or said what a recording cannot hold (``NaN``, a lone
+    surrogate, or no JSON value at all): the file, read, then says where."""
     sdk = expected_sdk(file.family, release)
     if sdk is None or any(t is None for _, t, _ in played.values()):
         return None
     recording = Recording(file.family, sdk, FAMILIES[file.family].transport, scenario_file,
                           [t for _, t, _ in played.values()])  # type: ignore[misc]
     try:
-        return recording if recording.dumps() == text else None
+        return recording if recording.encode() == data else None
     except (ValueError, TypeError, RecursionError):
         return None
 

@@ -370,8 +370,11 @@ def parse_json(text: str, name: str, limited: bool = True) -> Any:
 
 def read_text(path: str | os.PathLike[str], limited: bool = True) -> str:
     """The text of a JSON file as `read_file` reads it: UTF-8, not empty; else an `InputError`."""
-    name = str(path)
-    data = read_file(path, limited)
+    return decode_text(read_file(path, limited), str(path))
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """The text of a JSON file's bytes (`read_text`), ``name`` naming the file in an `InputError`."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

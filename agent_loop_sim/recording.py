@@ -1,6 +1,6 @@
 """Recording files: what a recorder wrote down from the live SDK, read strictly.
 
-A recording file is written (`Recording.dumps`) one message to a line, as a wire log reads::
+A recording file is written (`Recording.encode`) one message to a line, as a wire log reads::
 
     {
       "family": "mcp",
@@ -24,7 +24,7 @@ The engine never reads one; the checker, the site and the tests do.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from .errors import InputError
@@ -51,29 +51,36 @@ class Recording:
             "sessions": [s.to_dict() for s in self.sessions],
         }
 
-    def dumps(self) -> str:
-        """The recording's file, in the one layout of recordings (the module's docstring). Raises
-        ``ValueError`` for a ``NaN``/``Infinity`` and ``TypeError`` for what is not JSON."""
-        lines = ["{", f'  "family": {one_line(self.family)},', f'  "sdk": {one_line(self.sdk)},',
-                 f'  "transport": {one_line(self.transport)},', f'  "scenarios": {one_line(self.scenarios)},']
+    def encode(self) -> bytes:
+        """The recording's file, in the one layout of recordings (the module's docstring), as the
+        UTF-8 bytes `record` writes. Raises ``ValueError`` for a ``NaN``/``Infinity`` or a lone
+        surrogate (``UnicodeEncodeError``) and ``TypeError`` for what is not JSON.
+
+        Bytes rather than text, because the check compares them with the file's bytes as read:
+        a text holding one character past U+FFFF is four bytes a character in memory, and both
+        decoding the file into one and joining the engine's lines into another cost more than
+        the comparison they serve."""
+        top = (f'{{\n  "family": {one_line(self.family)},\n  "sdk": {one_line(self.sdk)},\n'
+               f'  "transport": {one_line(self.transport)},\n  "scenarios": {one_line(self.scenarios)},\n')
         if not self.sessions:
-            lines.append('  "sessions": []')
-        else:
-            lines.append('  "sessions": [')
-            for i, t in enumerate(self.sessions, 1):
-                head = (f'    {{"name": {one_line(t.name)}, "mode": {one_line(t.mode)}, '
-                        f'"title": {one_line(t.title)}, "messages": [')
-                end = "]}" if i == len(self.sessions) else "]},"
-                if not t.messages:
-                    lines.append(head + end)
-                    continue
-                lines.append(head)
-                # (the indent joined in, not added to each line: that would copy every line once more)
-                lines.append("      " + ",\n      ".join([one_line(m.to_dict(n)) for n, m in enumerate(t.messages, 1)]))
-                lines.append("    " + end)
-            lines.append("  ]")
-        lines.append("}\n")
-        return "\n".join(lines)
+            return f'{top}  "sessions": []\n}}\n'.encode()
+        pieces = [f'{top}  "sessions": ['.encode()]
+        for i, t in enumerate(self.sessions, 1):
+            head = (f'    {{"name": {one_line(t.name)}, "mode": {one_line(t.mode)}, '
+                    f'"title": {one_line(t.title)}, "messages": [')
+            end = "]}" if i == len(self.sessions) else "]},"
+            if not t.messages:
+                pieces.append((head + end).encode())
+                continue
+            # (a session at a time: joined once and encoded once, the indent joined in, not added to each line)
+            lines = _BETWEEN_MESSAGES.join([_message_line(n, m) for n, m in enumerate(t.messages, 1)])
+            pieces.append(f"{head}\n      {lines}\n    {end}".encode())
+        pieces.append(b"  ]\n}\n")
+        return b"\n".join(pieces)
+
+    def dumps(self) -> str:
+        """The recording's file as text (`encode`)."""
+        return self.encode().decode()
 
     def session(self, name: str) -> Transcript | None:
         return next((s for s in self.sessions if s.name == name), None)
@@ -81,6 +88,22 @@ class Recording:
     @property
     def message_count(self) -> int:
         return sum(len(s.messages) for s in self.sessions)
+
+
+_BETWEEN_MESSAGES = ",\n      "
+
+
+def _message_line(n: int, m: Message) -> str:
+    """``one_line(m.to_dict(n))``, the message's line, with its envelope's ``from``, ``to`` and
+    ``sse`` written once for each combination (`_envelope`) rather than as a new object each time."""
+    http = "" if m.http is None else f'"http": {one_line(m.http)}, '
+    last = f'"json": {one_line(m.json)}' if m.raw is None else f'"raw": {one_line(m.raw)}'
+    return f'{{"n": {n}, {_envelope(m.sender, m.receiver, m.sse)}{http}{last}}}'
+
+
+@lru_cache(maxsize=64, typed=True)  # (typed: ``sse`` True and 1 are one key untyped, but written apart)
+def _envelope(sender: Any, receiver: Any, sse: Any) -> str:
+    return f'"from": {one_line(sender)}, "to": {one_line(receiver)}, "sse": {one_line(sse)}, '
 
 
 _TOP = {

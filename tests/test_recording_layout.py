@@ -1,5 +1,5 @@
-"""Recordings are written one message to a line (`Recording.dumps`), and the check compares the
-engine's recording, written so, with the committed file's text before it reads anything.
+"""Recordings are written one message to a line (`Recording.encode`), and the check compares the
+engine's recording, written so, with the committed file's bytes before it reads anything.
 
 The text comparison must be exactly as strict as reading: each test below changes one thing in
 a committed recording's text that a laxer comparison would let through (another layout, a type,
@@ -17,7 +17,8 @@ from agent_loop_sim.check import build_report, every_release
 from agent_loop_sim.compare import identical
 from agent_loop_sim.jsonio import parse_json
 from agent_loop_sim.project import Project
-from agent_loop_sim.recording import Recording, load_recording, parse_recording
+from agent_loop_sim.jsonio import one_line
+from agent_loop_sim.recording import Recording, _message_line, load_recording, parse_recording
 from agent_loop_sim.transcript import Message, Transcript
 from conftest import ROOT
 
@@ -57,9 +58,26 @@ def test_the_layout_is_a_message_to_a_line_and_reads_back_as_the_same_recording(
     assert again.dumps() == text
 
 
-def test_nan_is_not_written():
+def test_a_message_line_is_its_object_on_one_line():
+    """`_message_line` writes the envelope from a table: it must write what ``one_line`` writes
+    for the message's object, for every committed message and for odd ones. An ``sse`` of 1 after
+    True (equal, and one key in an untyped table) is written 1; the party names are escaped."""
+    messages = [m for path in _recording_paths(Project(ROOT)) for t in load_recording(str(path)).sessions
+                for m in t.messages]
+    assert len(messages) > 2000
+    odd = [Message("client", "server", json=None, sse=True), Message("client", "server", json=None, sse=1),
+           Message("client", "server", raw="x", sse=False), Message("client", "server", raw="x", sse=0),
+           Message('a "b"\n', "😀", json={"k": [1.0, 1]}, http={"status": 200, "headers": []}),
+           Message("server", "client", json="\u2028", http={})]
+    for n, m in enumerate(messages + odd, 1):
+        assert _message_line(n, m) == one_line(m.to_dict(n)), m
+    assert '"sse": 1' in _message_line(1, odd[1]) and '"sse": 0' in _message_line(1, odd[3])
+
+
+@pytest.mark.parametrize("value", [float("nan"), "\ud800"], ids=["NaN", "lone surrogate"])
+def test_what_json_or_utf8_cannot_hold_is_not_written(value):
     recording = Recording("mcp", {"package": "mcp", "version": "2.3.0"}, "stdio", "s",
-                          [Transcript("one", "legacy", "t", [Message("client", "server", json={"x": float("nan")})])])
+                          [Transcript("one", "legacy", "t", [Message("client", "server", json={"x": value})])])
     with pytest.raises(ValueError):
         recording.dumps()
 
@@ -70,15 +88,18 @@ def _mcp(project_copy):
     return project, file, project.recording_path(file)
 
 
-def test_the_check_reads_no_recording_whose_text_is_the_engines(project_copy, monkeypatch):
-    project, file, _ = _mcp(project_copy)
-
+def test_the_check_reads_no_recording_whose_bytes_are_the_engines(monkeypatch):
+    """Every committed recording, at the pinned releases: one holds characters past U+FFFF."""
     def no_reading(*args, **kwargs):
         raise AssertionError("read")
 
     monkeypatch.setattr(check, "parse_json", no_reading)
-    report = build_report(project, files=[file])
-    assert report.ok and report.files[0].recording.sessions == [s.produced for s in report.sessions]
+    monkeypatch.setattr(check, "decode_text", no_reading)
+    report = build_report(Project(ROOT))
+    assert report.ok and len(report.files) >= 8
+    assert any(not path.read_bytes().isascii() for path in _recording_paths(Project(ROOT)))
+    for result in report.files:
+        assert result.recording.sessions == [s.produced for s in result.sessions]
 
 
 def test_the_same_recording_in_another_layout_is_read_and_passes(project_copy, monkeypatch):
