@@ -3,8 +3,10 @@ or spoils the answers to the lines around it."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 
 from conftest import ROOT
 
@@ -17,9 +19,9 @@ def _line(message: dict) -> bytes:
     return json.dumps(message).encode() + b"\n"
 
 
-def _serve(stdin: bytes, timeout: float = 60) -> subprocess.CompletedProcess:
+def _serve(stdin: bytes, timeout: float = 60, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "agent_loop_sim", "serve", "mcp"], input=stdin, cwd=ROOT,
-                          capture_output=True, timeout=timeout)
+                          capture_output=True, timeout=timeout, env={**os.environ, **(env or {})})
 
 
 def _answers(done: subprocess.CompletedProcess) -> list[dict]:
@@ -57,6 +59,38 @@ def test_a_10_mb_line_between_two_requests():
     answers = _answers(done)
     assert [a["id"] for a in answers] == [1, 9, 2]
     assert answers[1]["result"]["isError"] is True and _added(answers) == 5
+
+
+def test_a_line_over_the_limit_is_dropped_and_said_and_the_lines_around_it_answered():
+    limit = len(_line(INIT)) + 10  # INIT and ADD fit; the line between them does not
+    long = _line({"jsonrpc": "2.0", "id": 9, "method": "ping", "params": {"x": "y" * limit}})
+    done = _serve(_line(INIT) + long + _line(ADD) + b"z" * (limit + 1),
+                  env={"AGENT_LOOP_SIM_MAX_FILE_BYTES": str(limit)})
+    assert done.returncode == 0 and [a["id"] for a in _answers(done)] == [1, 2]
+    said = done.stderr.decode().splitlines()
+    assert [line.split(": longer than")[0] for line in said] == ["agent-loop-sim serve mcp: line 2",
+                                                                 "agent-loop-sim serve mcp: line 4"]
+    assert all(f"limit of {limit:,} characters: dropped (raise it with --max-file-bytes N" in line for line in said)
+    # At the limit exactly, the same line is answered.
+    done = _serve(_line(INIT) + long, env={"AGENT_LOOP_SIM_MAX_FILE_BYTES": str(len(long) - 1)})
+    assert [a["id"] for a in _answers(done)] == [1, 9] and done.stderr == b""
+
+
+def test_a_line_without_end_does_not_grow_the_server():
+    """Fed ``/dev/zero`` (one line that never ends), the server reads on in bounded memory."""
+    server = subprocess.Popen([sys.executable, "-m", "agent_loop_sim", "serve", "mcp"], cwd=ROOT,
+                              stdin=open("/dev/zero", "rb"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              env={**os.environ, "AGENT_LOOP_SIM_MAX_FILE_BYTES": str(1 << 20)})
+    try:
+        rss = []
+        for _ in range(2):
+            time.sleep(1.5)  # some gigabytes of zeros a second go through
+            with open(f"/proc/{server.pid}/status") as status:
+                rss += [int(line.split()[1]) for line in status if line.startswith("VmRSS:")]
+        assert server.poll() is None and max(rss) < 200_000, rss  # KiB
+    finally:
+        server.kill()
+        server.wait()
 
 
 def test_invalid_utf8_is_a_line_that_is_not_json():

@@ -5,7 +5,11 @@ is written to stdout, one JSON message a line; at end of file the connection is 
 listen streams end with their error) and the process exits 0, as the SDK's stdio server does.
 Lines are read the way the SDK's transport reads them: UTF-8 with undecodable bytes replaced
 (so invalid UTF-8 is a line that is not JSON, dropped), universal newlines, and a last line
-without its newline still counts as a line.
+without its newline still counts as a line. Unlike the SDK's, a line is not read past the largest
+file limit (`agent_loop_sim.limits.FILE_BYTES`, counted in characters): the rest of a longer one is
+skipped unread, the line is dropped with one line on stderr, and the connection goes on (the
+SDK's transport would hold all of it in memory: fed ``/dev/zero``, it grows until the machine
+has none left).
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from typing import Any, BinaryIO, Iterable
 
 from ..errors import printable
 from ..jsonio import SURROGATE_ESCAPE
+from ..limits import FILE_BYTES
 from ..protocols.mcp import FIXTURE_SERVER, ServerConnection, ServerDefinition, jsonrpc
 
 
@@ -57,9 +62,7 @@ def _answer(connection: ServerConnection, line: str, number: int) -> list[dict[s
     try:
         return connection.receive(line)
     except Exception as exc:  # noqa: BLE001 - the process must outlive any one line
-        if sys.stderr is not None:  # (started with `2>&-`: print would write to stdout, the client's stream)
-            print(printable(f"agent-loop-sim serve mcp: line {number}: not modelled: {type(exc).__name__}: {exc}"),
-                  file=sys.stderr, flush=True)
+        _say(f"line {number}: not modelled: {type(exc).__name__}: {exc}")
         try:
             message = jsonrpc.parse_line(line)
         except Exception:  # noqa: BLE001 - what failed above may fail here too: then no answer
@@ -69,13 +72,34 @@ def _answer(connection: ServerConnection, line: str, number: int) -> list[dict[s
         return []
 
 
+def _say(text: str) -> None:
+    if sys.stderr is not None:  # (started with `2>&-`: print would write to stdout, the client's stream)
+        print(printable(f"agent-loop-sim serve mcp: {text}"), file=sys.stderr, flush=True)
+
+
+def _lines(text: io.TextIOWrapper, limit: int) -> Iterable[tuple[int, str]]:
+    """Each line of ``text`` with its number, but a line longer than ``limit`` characters: that
+    one is read no further than the limit, the rest skipped, and it is said on stderr."""
+    number = 0
+    while line := text.readline(limit + 1):
+        number += 1
+        if len(line) <= limit or line.endswith("\n"):
+            yield number, line
+            continue
+        while (rest := text.readline(1 << 16)) and not rest.endswith("\n"):
+            pass
+        _say(f"line {number}: longer than the {FILE_BYTES.name} limit of {limit:,} characters: dropped "
+             f"(raise it with {FILE_BYTES.flag} N or {FILE_BYTES.env}=N)")
+
+
 def serve(stdin: BinaryIO, stdout: BinaryIO, definition: ServerDefinition = FIXTURE_SERVER) -> int:
     """Serve one connection until end of file on ``stdin``; 0, or 0 too when the client has gone."""
+    limit = FILE_BYTES.value()  # (before anything is read: a bad setting is the command's error)
     lines = io.TextIOWrapper(stdin, encoding="utf-8", errors="replace")
     out = io.TextIOWrapper(stdout, encoding="utf-8", write_through=True)
     connection = ServerConnection(definition)
     try:
-        for number, line in enumerate(lines, 1):
+        for number, line in _lines(lines, limit):
             _write(out, _answer(connection, line, number))
         _write(out, connection.close())
     except BrokenPipeError:
