@@ -26,23 +26,24 @@ _ID_PREFIX = {"client": "c", "server": "s"}
 class _Counter:
     def __init__(self, prefix: str) -> None:
         self.prefix = prefix
-        self.names: dict[Any, str] = {}
+        # Keyed by the id itself: only an exact int or string is named, and 1 and "1" are two
+        # keys (a bool or a float, which would meet an int's key, is never one).
+        self.names: dict[int | str, str] = {}
 
     def name(self, value: Any) -> Any:
         # Only JSON-RPC's own id types are renumbered; a bad id (null, object, bool) stays as it is.
-        if isinstance(value, bool) or not isinstance(value, (int, str)):
+        if type(value) is not int and type(value) is not str:
             return value
-        key = (type(value), value)  # (1 and "1" are two ids)
-        name = self.names.get(key)
+        name = self.names.get(value)
         if name is None:
-            name = self.names[key] = f"{self.prefix}{len(self.names) + 1}"
+            name = self.names[value] = f"{self.prefix}{len(self.names) + 1}"
         return name
 
     def answered(self, value: Any) -> Any:
         """The name of the request a reply answers; a reply to no request keeps its id."""
-        if isinstance(value, bool) or not isinstance(value, (int, str)):
+        if type(value) is not int and type(value) is not str:
             return value
-        return self.names.get((type(value), value), value)
+        return self.names.get(value, value)
 
 
 def _renumber_mcp(obj: Any, sender: str, counters: dict[str, _Counter]) -> Any:
@@ -63,35 +64,33 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
     given are the caller's log, theirs to drop (the engine's, a recorder's), and a copy of nearly
     every message only to drop the original cost more than the renaming."""
     counters = {party: _Counter(prefix) for party, prefix in _ID_PREFIX.items()}
-    out = []
+    client, server = counters["client"].names, counters["server"].names
+    # sender -> the names of its own requests, their prefix, and the names of the requests it answers
+    # (one lookup a message, `_Counter.name` / `answered` written out below: two calls a message
+    # cost more than the lookups themselves)
+    sides = {"client": (client, "c", server), "server": (server, "s", client)}
     for m in messages:
         obj = m.json
-        if m.raw is not None or (type(obj) is dict and "id" not in obj):  # nothing to rename (a notification)
-            out.append(m)  # kept as it is (the messages given are the caller's to drop)
-            continue
+        if m.raw is not None:
+            continue  # nothing to rename
         if type(obj) is dict:  # nearly every message: its id renamed in place (see above)
+            if "id" not in obj:
+                continue  # a notification
             value = obj["id"]
             kind = type(value)
-            if kind is int or kind is str:
-                # `_Counter.name` / `answered` written out for the id types nearly every message has
-                # (two calls a message cost more than the lookups themselves).
-                if "method" in obj:
-                    names = counters[m.sender].names
-                    key = (kind, value)
-                    name = names.get(key)
-                    if name is None:
-                        name = names[key] = f"{_ID_PREFIX[m.sender]}{len(names) + 1}"
-                    obj["id"] = name
-                else:
-                    obj["id"] = counters["server" if m.sender == "client" else "client"].names.get((kind, value), value)
+            if kind is not int and kind is not str:
+                continue  # no JSON-RPC id (null, a bool, an object): it stays as it is
+            names, prefix, answered = sides[m.sender]
+            if "method" in obj:
+                name = names.get(value)
+                if name is None:
+                    name = names[value] = f"{prefix}{len(names) + 1}"
+                obj["id"] = name
             else:
-                obj["id"] = (counters[m.sender].name(value) if "method" in obj
-                             else counters["server" if m.sender == "client" else "client"].answered(value))
-            out.append(m)
-            continue
-        renumbered = _renumber_mcp(obj, m.sender, counters)
-        out.append(m if renumbered is obj else Message(m.sender, m.receiver, renumbered, None, m.sse))
-    return out
+                obj["id"] = answered.get(value, value)
+        elif type(obj) is list:  # a batch, as a raw session may send: renamed in a copy
+            m.json = _renumber_mcp(obj, m.sender, counters)
+    return messages
 
 
 UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
