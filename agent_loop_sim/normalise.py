@@ -103,43 +103,50 @@ TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2
 UNORDERED = frozenset({"metadata", "data"})
 
 
-def normalise_a2a(messages: list[Message]) -> list[Message]:
-    ids: dict[str, str] = {}
-    done: dict[str, str] = {}  # each string already put in the normal form in this session -> its form
+class _Forms(dict):
+    """The strings met in one session's messages (each with a "-": both a UUID and a timestamp have
+    one) -> their normal form. A string met again has every UUID in it named already, so its form
+    is the one it had the first time (a task's or context's id is met in nearly every message of a
+    session); one not met yet is put in the form by `__missing__`, so that a string is looked up
+    with a subscript alone (no call for a string met before)."""
 
-    def rename(match: re.Match[str]) -> str:
+    __slots__ = ("ids",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: dict[str, str] = {}  # each UUID met, lower-cased -> its name
+
+    def _rename(self, match: re.Match[str]) -> str:
         key = match.group(0).lower()
-        if key not in ids:
-            ids[key] = f"<id-{len(ids) + 1}>"
-        return ids[key]
+        if key not in self.ids:
+            self.ids[key] = f"<id-{len(self.ids) + 1}>"
+        return self.ids[key]
 
-    def string(text: str) -> str:
-        # (called only for a string with a "-": both a UUID and a timestamp have one.) A string met
-        # again has every UUID in it named already, so its form is the one it had the first time:
-        # a task's or context's id is met in nearly every message of a session.
-        form = done.get(text)
-        if form is None:
-            # A bare id, as most are, is tried first (a string that is a UUID is no timestamp: a
-            # timestamp has a "-" at index 4, a UUID a hex digit), and named without a substitution
-            # and its callback.
-            if len(text) == 36 and UUID.fullmatch(text):
-                key = text.lower()
-                form = ids.get(key)
-                if form is None:
-                    form = ids[key] = f"<id-{len(ids) + 1}>"
-            elif TIMESTAMP.match(text):
-                form = "<time>"
-            else:
-                form = UUID.sub(rename, text)
-            done[text] = form
+    def __missing__(self, text: str) -> str:
+        # A bare id, as most are, is tried first (a string that is a UUID is no timestamp: a
+        # timestamp has a "-" at index 4, a UUID a hex digit), and named without a substitution
+        # and its callback.
+        if len(text) == 36 and UUID.fullmatch(text):
+            key = text.lower()
+            form = self.ids.get(key)
+            if form is None:
+                form = self.ids[key] = f"<id-{len(self.ids) + 1}>"
+        elif TIMESTAMP.match(text):
+            form = "<time>"
+        else:
+            form = UUID.sub(self._rename, text)
+        self[text] = form
         return form
+
+
+def normalise_a2a(messages: list[Message]) -> list[Message]:
+    forms = _Forms()  # (in this session)
 
     def a2a_form(obj: Any, unordered: bool = False) -> Any:
         """``obj`` in the normal form, made in place where no key is reordered (the caller's messages
-        are theirs to drop: no copy of every message is made only to be dropped with it). A string
-        met before is looked up in ``done`` here (no form is empty), without a call of ``string``;
-        and this is a closure over both rather than a function they are passed to, for every
-        array and object of every message."""
+        are theirs to drop: no copy of every message is made only to be dropped with it). A closure
+        over ``forms`` rather than a function it is passed to, for every array and object of every
+        message."""
         kind = type(obj)  # JSON values only, so exact types will do
         if kind is dict:
             if unordered:  # (a small part of a message, as an error's details: rebuilt in sorted order)
@@ -147,7 +154,7 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
                 for k, v in sorted(obj.items()):
                     kind = type(v)  # (scalars here too, without a call each)
                     if kind is str:
-                        out[k] = (done.get(v) or string(v)) if "-" in v else v
+                        out[k] = forms[v] if "-" in v else v
                     elif kind is dict or kind is list:
                         out[k] = a2a_form(v, True)
                     else:
@@ -158,7 +165,7 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
                 kind = type(v)
                 if kind is str:
                     if "-" in v:
-                        obj[k] = done.get(v) or string(v)
+                        obj[k] = forms[v]
                 elif kind is dict:
                     if k in UNORDERED:
                         obj[k] = a2a_form(v, True)  # (a new object, its keys sorted)
@@ -175,21 +182,21 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
                         if kind is dict or kind is list:
                             a2a_form(item)  # (made in place)
                         elif kind is str and "-" in item:
-                            v[i] = done.get(item) or string(item)
+                            v[i] = forms[item]
             return obj
         if kind is list:
             for i, v in enumerate(obj):
                 kind = type(v)
                 if kind is str:
                     if "-" in v:
-                        obj[i] = done.get(v) or string(v)
+                        obj[i] = forms[v]
                 elif kind is dict or kind is list:
                     if unordered:
                         obj[i] = a2a_form(v, True)
                     else:
                         a2a_form(v)  # (made in place)
             return obj
-        return string(obj) if kind is str and "-" in obj else obj
+        return forms[obj] if kind is str and "-" in obj else obj
 
     for m in messages:  # (in place: see `a2a_form`)
         m.json = a2a_form(m.json)
