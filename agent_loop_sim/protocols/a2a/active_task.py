@@ -35,7 +35,8 @@ def refusal(request: str, task: dict[str, Any]) -> A2AError:
 
 class Delivery(NamedTuple):
     """What the consumer passes on to subscribers: an event with the task snapshot after it,
-    an error, or the end of the request. (A named tuple: one is made for every event.)"""
+    an error, or the end of the request. (A named tuple: one is made for every event, with its
+    fields given by position: a class called with keywords gets them in a dict made for the call.)"""
 
     event: Event | None = None
     task: dict[str, Any] | None = None
@@ -70,8 +71,8 @@ class ActiveTask:
         self.manager.invalidate()
         # (the script reads the task, not a copy: it only reads it, and makes all its events before
         # the first of them changes the task)
-        turn = Turn(message=message, task_id=self.task_id, context_id=context_id,
-                    current_task=self.manager.get_task())
+        # (fields by position, as for `Delivery`)
+        turn = Turn(message, self.task_id, context_id, self.manager.get_task())
         try:
             events = self.handler.script.execute(turn, self.handler.ids, self.handler.clock)
         except AgentCrash as exc:
@@ -97,11 +98,11 @@ class ActiveTask:
             if self.task_mode is False:
                 raise A2AError("InvalidAgentResponseError", "Multiple Message objects received.")
             self.task_mode = False
-            return Delivery(event=event)
+            return Delivery(event)
         # (the task after the event is a version nobody changes, `TaskManager`: it is the snapshot)
         snapshot = self._handle_task_event(event)
         shown = Event("task", snapshot) if event.body is snapshot else event
-        return Delivery(event=shown, task=snapshot)
+        return Delivery(shown, snapshot)
 
     def _handle_task_event(self, event: Event) -> dict[str, Any]:
         if self.task_mode is False:
