@@ -23,6 +23,11 @@ from .server import ServerConnection
 Observer = Callable[[int, dict[str, Any]], None]
 
 
+#: ``json.loads`` without its checks ahead of the decoder (the argument's type, and a leading byte
+#: order mark, which fails as JSON here all the same): a raw session decodes every line it sends.
+_decode = json.JSONDecoder().decode
+
+
 def play_raw(lines: list[str], server: ServerConnection, observe: Observer | None = None) -> list[Message]:
     """Each line as the recorder's tee logs it (its JSON, or the line itself when it is not JSON),
     decoded once for the log and the server alike; the server's messages are logged as it wrote
@@ -30,7 +35,7 @@ def play_raw(lines: list[str], server: ServerConnection, observe: Observer | Non
     log: list[Message] = []
     for line in lines:
         try:
-            decoded = json.loads(line)
+            decoded = _decode(line)
         except json.JSONDecodeError:  # not JSON: logged as it is, dropped by the transport
             log.append(Message("client", "server", raw=line))
             replies = server.receive_decoded(None)
