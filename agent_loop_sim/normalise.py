@@ -20,42 +20,42 @@ from typing import Any
 
 from .transcript import Message
 
-_ID_PREFIX = {"client": "c", "server": "s"}
+#: Each party's side of the renaming: (the names of its own requests, their prefix, the names of
+#: the requests it answers), made for a session by `_sides`.
+_Side = tuple[dict[Any, str], str, dict[Any, str]]
 
 
-class _Counter:
-    def __init__(self, prefix: str) -> None:
-        self.prefix = prefix
-        # Keyed by the id itself: only an exact int or string is named, and 1 and "1" are two
-        # keys (a bool or a float, which would meet an int's key, is never one).
-        self.names: dict[int | str, str] = {}
+def _sides() -> dict[str, _Side]:
+    """A session's sides, by sender. The names are keyed by the id itself: only an exact int or
+    string is named, and 1 and "1" are two keys (a bool or a float, which would meet an int's key,
+    is never one)."""
+    client: dict[Any, str] = {}
+    server: dict[Any, str] = {}
+    return {"client": (client, "c", server), "server": (server, "s", client)}
 
-    def name(self, value: Any) -> Any:
-        # Only JSON-RPC's own id types are renumbered; a bad id (null, object, bool) stays as it is.
-        if type(value) is not int and type(value) is not str:
-            return value
-        name = self.names.get(value)
+
+def _renamed_id(message: dict[str, Any], side: _Side) -> Any:
+    """The id of ``message`` in the normal form: a request's named on its sender's counter, a
+    reply's the name of the request it answers (a reply to no request keeps its id)."""
+    value = message["id"]
+    if type(value) is not int and type(value) is not str:
+        return value  # no JSON-RPC id (null, a bool, an object): it stays as it is
+    names, prefix, answered = side
+    if "method" in message:
+        name = names.get(value)
         if name is None:
-            name = self.names[value] = f"{self.prefix}{len(self.names) + 1}"
+            name = names[value] = f"{prefix}{len(names) + 1}"
         return name
-
-    def answered(self, value: Any) -> Any:
-        """The name of the request a reply answers; a reply to no request keeps its id."""
-        if type(value) is not int and type(value) is not str:
-            return value
-        return self.names.get(value, value)
+    return answered.get(value, value)
 
 
-def _renumber_mcp(obj: Any, sender: str, counters: dict[str, _Counter]) -> Any:
+def _renumber_mcp(obj: Any, side: _Side) -> Any:
     if isinstance(obj, list):  # a JSON-RPC batch
-        return [_renumber_mcp(item, sender, counters) for item in obj]
+        return [_renumber_mcp(item, side) for item in obj]
     if type(obj) is not dict or "id" not in obj:  # (JSON values only: exact types will do)
         return obj
     out = dict(obj)  # a message with nothing to rename is kept as it is, not copied
-    if "method" in out:
-        out["id"] = counters[sender].name(out["id"])
-    else:
-        out["id"] = counters["server" if sender == "client" else "client"].answered(out["id"])
+    out["id"] = _renamed_id(out, side)
     return out
 
 
@@ -63,12 +63,7 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
     """The messages in the normal form. A message's id is renamed in the message itself: the messages
     given are the caller's log, theirs to drop (the engine's, a recorder's), and a copy of nearly
     every message only to drop the original cost more than the renaming."""
-    counters = {party: _Counter(prefix) for party, prefix in _ID_PREFIX.items()}
-    client, server = counters["client"].names, counters["server"].names
-    # sender -> the names of its own requests, their prefix, and the names of the requests it answers
-    # (one lookup a message, `_Counter.name` / `answered` written out below: two calls a message
-    # cost more than the lookups themselves)
-    sides = {"client": (client, "c", server), "server": (server, "s", client)}
+    sides = _sides()
     for m in messages:
         obj = m.json
         if m.raw is not None:
@@ -76,6 +71,7 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
         if type(obj) is dict:  # nearly every message: its id renamed in place (see above)
             if "id" not in obj:
                 continue  # a notification
+            # (`_renamed_id` written out: a call a message cost more than the renaming itself)
             value = obj["id"]
             kind = type(value)
             if kind is not int and kind is not str:
@@ -89,7 +85,7 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
             else:
                 obj["id"] = answered.get(value, value)
         elif type(obj) is list:  # a batch, as a raw session may send: renamed in a copy
-            m.json = _renumber_mcp(obj, m.sender, counters)
+            m.json = _renumber_mcp(obj, sides[m.sender])
     return messages
 
 
