@@ -324,6 +324,7 @@ def keywords(transcript: Transcript) -> list[str]:
 
 # --- the log as HTML ------------------------------------------------------------------------------
 
+@lru_cache(maxsize=4096)  # parties, methods and ids repeat from message to message
 def _esc(value: str) -> str:
     return html.escape(visible(value), quote=True)
 
