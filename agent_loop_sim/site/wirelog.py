@@ -52,10 +52,15 @@ def _key_html(key: str) -> str:
     return f'<span class="nt">{_text(_encode_string(key))}</span>: '
 
 
+@lru_cache(maxsize=8192)  # ("2.0", ids, methods, names: most strings of a message were in the one before)
+def _string_html(value: str) -> str:
+    return f'<span class="s2">{_text(_encode_string(value))}</span>'
+
+
 def _scalar(value: Any) -> str:
     kind = type(value)
     if kind is str:
-        return f'<span class="s2">{_text(_encode_string(value))}</span>'
+        return _string_html(value)
     if kind is int:
         return f'<span class="mi">{int.__repr__(value)}</span>'
     if kind is float:
