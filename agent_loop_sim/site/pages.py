@@ -73,10 +73,23 @@ def _relative_path(source: str, target: str) -> str:
     return "" if source == target else _relpath(target, posixpath.dirname(source) or ".")
 
 
+_NOT_A_NAME = frozenset(("", ".", ".."))
+
+
 def _relpath(path: str, start: str) -> str:
-    """``posixpath.relpath`` of two paths in the docs folder, both written from its root: the same
-    answer, without the two ``os.getcwd()`` relpath makes for relative paths (most of its time)."""
-    return posixpath.relpath("/" + path, "/" + start)
+    """``posixpath.relpath(path, start)`` for two paths in the docs folder (``start`` may be "."):
+    the folders they share left out, a ".." for each other folder of ``start``. Worked out on the
+    names (relpath's os.getcwd() and normpath were most of a page's links); a path with an empty,
+    "." or ".." part goes to relpath itself, both written from the docs root."""
+    parts, base = path.split("/"), [] if start == "." else start.split("/")
+    if not (_NOT_A_NAME.isdisjoint(parts) and _NOT_A_NAME.isdisjoint(base)):
+        return posixpath.relpath("/" + path, "/" + start)
+    shared = 0
+    for a, b in zip(parts, base):
+        if a != b:
+            break
+        shared += 1
+    return "/".join([".."] * (len(base) - shared) + parts[shared:]) or "."
 
 
 def anchor(n: int) -> str:
