@@ -111,12 +111,11 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
     site.unreadable = bool(unreadable)
     ctx = Context(report, checked, verdicts=verdicts, directory_urls=directory_urls, **({"repo_url": repo_url} if repo_url else {}))
     # What does not need the session pages, made beside them when a core is free: each family's
-    # release pages, the exports and the JSON report.
-    with Beside(lambda: _other_half(project, ctx, checked, run_session, memo, files), beside) as other_half:
-        nav, sections, release_problems_at = _first_half(project, ctx, site, memo, reference, coverage_required)
+    # release pages, the reference pages, the exports and the JSON report.
+    with Beside(lambda: _other_half(project, ctx, checked, run_session, memo, files, reference), beside) as other_half:
+        nav, sections = _first_half(project, ctx, site, memo, coverage_required)
         half = other_half.result()
     pages = site.pages
-    release_problems = []
     for family, section in sections.items():
         release_nav, release_page, problems = half.releases[family]
         if release_page is None:
@@ -124,8 +123,12 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
         else:
             pages[releases_page(family)] = WIDE + release_page  # (the release page's wide tables)
         section += release_nav
-        release_problems += problems
-    site.problems[release_problems_at:release_problems_at] = release_problems
+        site.problems += problems
+    if half.reference is not None:
+        reference_pages, reference_nav, problems = half.reference
+        pages.update(reference_pages)
+        nav.append(reference_nav)
+        site.problems += problems
     pages[REPORT_FILE] = half.report_file
     pages[BADGE_FILE] = conformance_badge(report.passed, len(report.sessions))
     pages.update(half.exports)
@@ -133,10 +136,10 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
     return site
 
 
-def _first_half(project: Project, ctx: Context, site: Site, memo: Memo | None, reference: bool,
-                coverage_required: bool) -> tuple[list[Any], dict[str, list[Any]], int]:
-    """Every page but what `_other_half` makes: the navigation, each family's section of it (where
-    its release page goes) and where the release problems go among ``site.problems``."""
+def _first_half(project: Project, ctx: Context, site: Site, memo: Memo | None,
+                coverage_required: bool) -> tuple[list[Any], dict[str, list[Any]]]:
+    """Every page but what `_other_half` makes: the navigation and each family's section of it
+    (where its release page goes)."""
     report, checked, verdicts, pages, directory_urls = ctx.report, ctx.findings, ctx.verdicts, site.pages, ctx.directory_urls
     pages[OVERVIEW] = with_overview_note(render_overview(ctx), report)
     pages[RESULTS_PAGE] = render_results(ctx)
@@ -182,27 +185,7 @@ def _first_half(project: Project, ctx: Context, site: Site, memo: Memo | None, r
         sections[family] = section
         pages[releases_page(family)] = ""  # (its place in the page order; filled in below, or taken out)
         nav.append({family_name(family): section})
-
-    release_problems_at = len(site.problems)  # (before the reference pages' problems, as in the page order)
-    if reference:
-        families = report.families
-        text, problems = render_servers(project, families)
-        pages[SERVERS_PAGE] = text
-        site.problems += problems
-        pages[FORMAT_PAGE] = render_format(families)
-        pages[ARCHITECTURE_PAGE] = render_architecture()
-        pages[PEERS_PAGE] = render_peers()
-        modules = reference_modules()
-        pages[REFERENCE_INDEX] = render_reference_index(modules)
-        for module in modules:
-            pages[reference_page(module)] = render_reference(module)
-        nav.append({"Reference": [
-            {"Fixture servers": SERVERS_PAGE}, {"Scenario format": FORMAT_PAGE}, {"Architecture": ARCHITECTURE_PAGE},
-            {"Use the simulator in your tests": PEERS_PAGE},
-            {"API reference": [REFERENCE_INDEX] + [{m.removeprefix("agent_loop_sim."): reference_page(m)}
-                                                   for m in modules]}]})
-
-    return nav, sections, release_problems_at
+    return nav, sections
 
 
 @dataclass
@@ -210,12 +193,13 @@ class _OtherHalf:
     """What `_render_site` makes beside the session pages (see `beside`)."""
 
     releases: dict[str, tuple[list[Any], str | None, list[str]]]  #: family -> its nav entries, page, problems
+    reference: tuple[dict[str, str], Any, list[str]] | None  #: the reference pages, their nav entry, problems
     report_file: str
     exports: dict[str, str]
 
 
 def _other_half(project: Project, ctx: Context, checked: list[FindingResult], run_session: Engine | None,
-                memo: Memo | None, files: list[ScenarioFile] | None) -> _OtherHalf:
+                memo: Memo | None, files: list[ScenarioFile] | None, reference: bool) -> _OtherHalf:
     report = ctx.report
     releases = {}
     for family in report.families:
@@ -225,7 +209,27 @@ def _other_half(project: Project, ctx: Context, checked: list[FindingResult], ru
     urls = {name: page_url(path, ctx.directory_urls) for name, path in ctx.pages.items()}
     report_file = json.dumps(report_json(report, urls, [r.to_dict() for r in checked]), indent=2, ensure_ascii=False) + "\n"
     exports = export_files(report, lambda s, exports: _memo_page(memo, project, ctx, s, None, "exports", exports))
-    return _OtherHalf(releases, report_file, exports)
+    return _OtherHalf(releases, _reference(project, report.families) if reference else None, report_file, exports)
+
+
+def _reference(project: Project, families: list[str]) -> tuple[dict[str, str], Any, list[str]]:
+    """The reference pages (what the site is made from: the fixture servers, the scenario format,
+    the architecture, the API), their entry in the navigation and the problems reading them."""
+    pages: dict[str, str] = {}
+    text, problems = render_servers(project, families)
+    pages[SERVERS_PAGE] = text
+    pages[FORMAT_PAGE] = render_format(families)
+    pages[ARCHITECTURE_PAGE] = render_architecture()  # (it imports every module, to read its docstring)
+    pages[PEERS_PAGE] = render_peers()
+    modules = reference_modules()
+    pages[REFERENCE_INDEX] = render_reference_index(modules)
+    for module in modules:
+        pages[reference_page(module)] = render_reference(module)
+    nav = {"Reference": [
+        {"Fixture servers": SERVERS_PAGE}, {"Scenario format": FORMAT_PAGE}, {"Architecture": ARCHITECTURE_PAGE},
+        {"Use the simulator in your tests": PEERS_PAGE},
+        {"API reference": [REFERENCE_INDEX] + [{m.removeprefix("agent_loop_sim."): reference_page(m)} for m in modules]}]}
+    return pages, nav, problems
 
 
 def _scenario_files(project: Project, memo: Memo | None) -> list[ScenarioFile] | None:

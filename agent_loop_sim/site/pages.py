@@ -70,7 +70,26 @@ def link(source: str, target: str, anchor: str | None = None) -> str:
 
 @functools.lru_cache(maxsize=65536)  # (as `_relative_url`: relpath is slow, and the pairs repeat)
 def _relative_path(source: str, target: str) -> str:
-    return "" if source == target else posixpath.relpath(target, posixpath.dirname(source) or ".")
+    return "" if source == target else _relpath(target, posixpath.dirname(source) or ".")
+
+
+_NOT_A_NAME = frozenset(("", ".", ".."))
+
+
+def _relpath(path: str, start: str) -> str:
+    """``posixpath.relpath(path, start)`` for two paths in the docs folder (``start`` may be "."):
+    the folders they share left out, a ".." for each other folder of ``start``. Worked out on the
+    names (relpath's os.getcwd() and normpath were most of a page's links); a path with an empty,
+    "." or ".." part goes to relpath itself, both written from the docs root."""
+    parts, base = path.split("/"), [] if start == "." else start.split("/")
+    if not (_NOT_A_NAME.isdisjoint(parts) and _NOT_A_NAME.isdisjoint(base)):
+        return posixpath.relpath("/" + path, "/" + start)
+    shared = 0
+    for a, b in zip(parts, base):
+        if a != b:
+            break
+        shared += 1
+    return "/".join([".."] * (len(base) - shared) + parts[shared:]) or "."
 
 
 def anchor(n: int) -> str:
@@ -95,7 +114,7 @@ def href(source: str, target: str, fragment: str | None = None, directory_urls: 
 def _relative_url(source: str, target: str, directory_urls: bool) -> str:
     here, there = page_url(source, directory_urls), page_url(target, directory_urls)
     base = here if here.endswith("/") or not here else posixpath.dirname(here)
-    rel = posixpath.relpath(there or ".", base.rstrip("/") or ".") if there != here else ""
+    rel = _relpath(there or ".", base.rstrip("/") or ".") if there != here else ""
     if there.endswith("/") or not there:
         rel = "./" if rel == "." else rel + "/"
     return rel
@@ -379,6 +398,7 @@ def _value(value: Any) -> str:
     return "nothing" if value is MISSING else json_value(value, 200)
 
 
+@functools.lru_cache(maxsize=1024)  # a finding's title is shown at each message it points at: converted once
 def inline_html(markdown_text: str) -> str:
     """Our own Markdown (a finding's title, a difference line) as HTML, for the raw HTML of a log."""
     if "md" not in _MD:  # imported here: the engine runs in the browser without Markdown installed
@@ -395,9 +415,14 @@ _MD: dict[str, Any] = {}
 
 
 def _wire_type_html(v: Any) -> str:
-    head = {"valid": "valid", "invalid": "<strong>invalid</strong>"}.get(v.verdict, html.escape(v.verdict))
-    tail = f": {html.escape(visible(v.detail))}" if v.detail else ""
-    return f'<p class="msg-wt"><em>Wire types:</em> {head} ({html.escape(visible(v.against))}){tail}</p>'
+    return _wire_type_line(v.verdict, v.against, v.detail)
+
+
+@functools.lru_cache(maxsize=1024)  # a few verdicts, each under many messages
+def _wire_type_line(verdict: str, against: str, detail: str) -> str:
+    head = {"valid": "valid", "invalid": "<strong>invalid</strong>"}.get(verdict, html.escape(verdict))
+    tail = f": {html.escape(visible(detail))}" if detail else ""
+    return f'<p class="msg-wt"><em>Wire types:</em> {head} ({html.escape(visible(against))}){tail}</p>'
 
 
 def _admonition(kind: str, title_text: str, body: str) -> str:
@@ -471,7 +496,7 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         after = _wire_type_html(verdicts[n - 1]) if n <= len(verdicts) else ""
         lane = "lane-a" if m.sender == lanes[0] else "lane-b"
         log.append(message_html(n, m, line, lane, marks.get(n), notes, after))
-    words = " ".join(html.escape(visible(w)) for w in keywords(t))
+    words = html.escape(visible(" ".join(keywords(t))))  # (as each word escaped: the spaces need nothing)
     lines += [
         # Not a heading: the search index would make the log a section of its own, ranked below pages.
         '<p class="wirelog-title" id="messages"><strong>Messages</strong></p>',

@@ -57,12 +57,28 @@ def _verdicts(data: Any) -> dict[str, list[Verdict]]:
     if type(sessions) is not dict:
         raise InputError(f"expected an object of sessions, got {describe(sessions)}", path="$.sessions")
     out: dict[str, list[Verdict]] = {}
+    seen: dict[Any, Verdict] = {}  # each verdict as written -> its Verdict: thousands of verdicts, a few dozen distinct
     for name, verdicts in sessions.items():
         Field(list).check(verdicts, ["sessions", name])
+        out[name] = []
         for i, v in enumerate(verdicts):
-            check_object(v, _VERDICT_FIELDS, ["sessions", name, i], "a verdict")
-        out[name] = [Verdict(v["verdict"], v["against"], v.get("detail", "")) for v in verdicts]
+            written = _written(v)
+            verdict = seen.get(written) if written is not None else None
+            if verdict is None:  # not seen yet: its shape is checked
+                check_object(v, _VERDICT_FIELDS, ["sessions", name, i], "a verdict")
+                verdict = Verdict(v["verdict"], v["against"], v.get("detail", ""))
+                if written is not None:
+                    seen[written] = verdict
+            out[name].append(verdict)
     return out
+
+
+def _written(v: Any) -> tuple | None:
+    """A verdict's members as a key, or None when it is no object of texts (its check says why)."""
+    if type(v) is not dict:
+        return None
+    key = tuple(v.items())
+    return key if all(type(x) is str for _, x in key) else None
 
 
 def problems(verdicts: dict[str, list[Verdict]], transcripts: dict[str, Transcript]) -> list[str]:

@@ -52,10 +52,15 @@ def _key_html(key: str) -> str:
     return f'<span class="nt">{_text(_encode_string(key))}</span>: '
 
 
+@lru_cache(maxsize=8192)  # ("2.0", ids, methods, names: most strings of a message were in the one before)
+def _string_html(value: str) -> str:
+    return f'<span class="s2">{_text(_encode_string(value))}</span>'
+
+
 def _scalar(value: Any) -> str:
     kind = type(value)
     if kind is str:
-        return f'<span class="s2">{_text(_encode_string(value))}</span>'
+        return _string_html(value)
     if kind is int:
         return f'<span class="mi">{int.__repr__(value)}</span>'
     if kind is float:
@@ -132,8 +137,14 @@ def http_of(m: Message) -> dict[str, Any] | None:
     return m.http if isinstance(m.http, dict) else None
 
 
+# json.dumps(value, ensure_ascii=False) and json.dumps(value, sort_keys=True), each encoder made
+# once (json.dumps makes one per call when given an option).
+_json_text = json.JSONEncoder(ensure_ascii=False).encode
+_sorted_json = json.JSONEncoder(sort_keys=True).encode
+
+
 def _short(value: Any, limit: int = 48) -> str:
-    s = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    s = value if isinstance(value, str) else _json_text(value)
     s = visible(s).replace("\n", " ")
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
@@ -236,7 +247,7 @@ def _summarise(messages: list[Message]) -> list[Line]:
 
 
 def _key(party: str, request_id: Any) -> tuple[str, str]:
-    return party, json.dumps(request_id, sort_keys=True)
+    return party, _sorted_json(request_id)
 
 
 def _line(m: Message, open_requests: dict[tuple[str, str], int], n: int, before: list[Line]) -> Line:
@@ -288,23 +299,28 @@ def keywords(transcript: Transcript) -> list[str]:
     error codes with and without the minus sign, task states, tool and event names, header names."""
     words: dict[str, None] = {transcript.name: None, transcript.mode: None}
 
-    def walk(value: Any, parent: str | None) -> None:
-        if isinstance(value, dict):
+    def walk(value: dict | list) -> None:  # (called for objects and arrays only: most values are scalars)
+        if type(value) is dict:
             for k, v in value.items():
                 words.setdefault(k)
-                if k in ("method", "state", "name") and isinstance(v, str) and len(v) <= 60 and " " not in v:
-                    words.setdefault(v)
-                if k == "code" and isinstance(v, int) and not isinstance(v, bool):
-                    words.setdefault(str(v))
-                    words.setdefault(str(abs(v)))
-                walk(v, k)
-        elif isinstance(value, list):
+                kind = type(v)
+                if kind is str:
+                    if k in ("method", "state", "name") and len(v) <= 60 and " " not in v:
+                        words.setdefault(v)
+                elif kind is int:  # (not bool: true is no code)
+                    if k == "code":
+                        words.setdefault(str(v))
+                        words.setdefault(str(abs(v)))
+                elif kind is dict or kind is list:
+                    walk(v)
+        else:
             for v in value:
-                walk(v, parent)
+                if type(v) is dict or type(v) is list:
+                    walk(v)
 
     for m in transcript.messages:
-        if not m.is_raw:
-            walk(m.json, None)
+        if not m.is_raw and (type(m.json) is dict or type(m.json) is list):
+            walk(m.json)
         for name, _ in (http_of(m) or {}).get("headers", []) or []:
             if isinstance(name, str):
                 words.setdefault(name)
@@ -313,6 +329,7 @@ def keywords(transcript: Transcript) -> list[str]:
 
 # --- the log as HTML ------------------------------------------------------------------------------
 
+@lru_cache(maxsize=4096)  # parties, methods and ids repeat from message to message
 def _esc(value: str) -> str:
     return html.escape(visible(value), quote=True)
 
