@@ -211,11 +211,13 @@ def compare_file(project: Project, file: ScenarioFile, engine: Engine, release: 
 
     First as bytes: the engine's recording of the file, written as `record` writes one
     (`Recording.encode`), against the committed file's bytes. The same bytes are the same recording:
-    every value, its type and every object's key order, and a recording as valid as the one the
-    engine's writing makes; so nothing more is read, and the engine's transcripts are the
-    recorded ones too. Only a file whose text differs (another layout, or another recording) is
-    decoded and read strictly (`decode_text`, `parse_json`, `parse_recording`) and compared with the engine's message by
-    message, which names every difference."""
+    every value, its type and every object's key order; and when the engine's recording holds
+    what a recording must (`Recording.reads_back`), so does the file. Then nothing more is read,
+    and the engine's transcripts are the recorded ones too. Only a file whose bytes differ
+    (another layout, or another recording) is decoded and read strictly (`decode_text`,
+    `parse_json`, `parse_recording`) and compared with the engine's message by message, which
+    names every difference. The file's nesting depth is limited only there: the limit keeps a
+    reader from parsing what is too deep, and the bytes path parses nothing."""
     scenario_file = project.relative(file.path)
     recording_path = project.recording_path(file, release)
     recording_file = project.relative(recording_path)
@@ -272,12 +274,15 @@ def _written_alike(file: ScenarioFile, scenario_file: str, release: str | None,
     write for it, header and all (the metadata `check_metadata` asks for; ``scenario_file``, the
     scenario file's path in the project, as `record` names it); else None. None too
     when the engine failed on a session, or said what a recording cannot hold (``NaN``, a lone
-    surrogate, or no JSON value at all): the file, read, then says where."""
+    surrogate, no JSON value at all, or a frame `parse_recording` refuses: an ``sse`` of 1, a
+    party of another family): the file, read, then says where."""
     sdk = expected_sdk(file.family, release)
     if sdk is None or any(t is None for _, t, _ in played.values()):
         return None
     recording = Recording(file.family, sdk, FAMILIES[file.family].transport, scenario_file,
                           [t for _, t, _ in played.values()])  # type: ignore[misc]
+    if not recording.reads_back():
+        return None
     try:
         return recording if recording.encode() == data else None
     except (ValueError, TypeError, RecursionError):

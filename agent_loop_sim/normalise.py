@@ -71,7 +71,8 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
         if type(obj) is dict:  # nearly every message: its id renamed in place (see above)
             if "id" not in obj:
                 continue  # a notification
-            # (`_renamed_id` written out: a call a message cost more than the renaming itself)
+            # (`_renamed_id` written out here: calling it for every message cost more than the
+            # renaming itself; tests/test_normalise.py runs both on the same ids)
             value = obj["id"]
             kind = type(value)
             if kind is not int and kind is not str:

@@ -57,9 +57,10 @@ class Recording:
         surrogate (``UnicodeEncodeError``) and ``TypeError`` for what is not JSON.
 
         Bytes rather than text, because the check compares them with the file's bytes as read:
-        a text holding one character past U+FFFF is four bytes a character in memory, and both
-        decoding the file into one and joining the engine's lines into another cost more than
-        the comparison they serve."""
+        a text holding one character past U+FFFF is four bytes a character in memory, and
+        decoding the file into one costs more than the comparison it serves. The engine's lines
+        are joined and encoded a session at a time, so such a character widens only its session's
+        text."""
         top = (f'{{\n  "family": {one_line(self.family)},\n  "sdk": {one_line(self.sdk)},\n'
                f'  "transport": {one_line(self.transport)},\n  "scenarios": {one_line(self.scenarios)},\n')
         if not self.sessions:
@@ -82,6 +83,28 @@ class Recording:
         """The recording's file as text (`encode`)."""
         return self.encode().decode()
 
+    def reads_back(self) -> bool:
+        """Whether the file `encode` writes holds what `parse_recording` asks of a recording, as
+        far as its frame goes: at least one session, each named once, with text for its name,
+        mode and title and at least one message; each message from one party of the family to
+        the other, ``sse`` true or false, a line of text or a JSON value (not both), an HTTP
+        envelope of the usual shape if any. Told from the objects, without writing anything.
+        Not the messages' JSON (what JSON cannot hold, `encode` refuses) nor its nesting depth,
+        a limit for what parses a file (`check.compare_file` parses none it does not need to)."""
+        parties = FAMILIES[self.family].parties
+        names: set[str] = set()
+        for t in self.sessions:
+            if not (type(t.name) is str and type(t.mode) is str and type(t.title) is str and t.messages
+                    and t.name not in names):
+                return False
+            names.add(t.name)
+            for m in t.messages:
+                if not (m.sender in parties and m.receiver in parties and m.sender != m.receiver
+                        and type(m.sse) is bool and (m.raw is None or (type(m.raw) is str and m.json is None))
+                        and (m.http is None or _well_formed_http(m.http))):
+                    return False
+        return bool(self.sessions)
+
     def session(self, name: str) -> Transcript | None:
         return next((s for s in self.sessions if s.name == name), None)
 
@@ -98,10 +121,14 @@ def _message_line(n: int, m: Message) -> str:
     ``sse`` written once for each combination (`_envelope`) rather than as a new object each time."""
     http = "" if m.http is None else f'"http": {one_line(m.http)}, '
     last = f'"json": {one_line(m.json)}' if m.raw is None else f'"raw": {one_line(m.raw)}'
-    return f'{{"n": {n}, {_envelope(m.sender, m.receiver, m.sse)}{http}{last}}}'
+    if type(m.sse) is bool and type(m.sender) is str and type(m.receiver) is str:
+        envelope = _envelope(m.sender, m.receiver, m.sse)
+    else:  # (not kept: values equal as keys but written apart, 0.0 and -0.0, or none a key at all)
+        envelope = _envelope.__wrapped__(m.sender, m.receiver, m.sse)
+    return f'{{"n": {n}, {envelope}{http}{last}}}'
 
 
-@lru_cache(maxsize=64, typed=True)  # (typed: ``sse`` True and 1 are one key untyped, but written apart)
+@lru_cache(maxsize=64)  # (for text and bools only: see `_message_line`)
 def _envelope(sender: Any, receiver: Any, sse: Any) -> str:
     return f'"from": {one_line(sender)}, "to": {one_line(receiver)}, "sse": {one_line(sse)}, '
 

@@ -138,3 +138,24 @@ def test_the_normal_form_check_can_fail():
     assert _compare_a2a(a2a, [Message("client", "agent", json={"text": "id <id-1>", "keep": "x-y"})]) == []
     assert _compare_a2a(a2a, [Message("client", "agent", json={"text": "id <id-1>", "keep": "<id-2>"})]) == [1]
     assert _compare_a2a(a2a, [Message("client", "agent", json={"keep": "x-y", "text": "id <id-1>"})]) == [1]
+
+
+def test_an_mcp_id_is_renamed_alike_alone_and_in_a_batch():
+    """`normalise_mcp` renames a lone message's id inline and a batch's through `_renamed_id`:
+    random ids of every JSON type, each message once alone and once as a batch of one, must
+    come out the same (1 and "1" two ids, True and 1.0 no id at all)."""
+    import random
+
+    rng = random.Random(16)
+    ids = [0, 1, 2, "1", "2", "a", True, False, 1.0, None, {"x": 1}, [1], 10**20]
+    for _ in range(300):
+        log = []
+        for _ in range(rng.randint(1, 12)):
+            sender = rng.choice(["client", "server"])
+            message = {"jsonrpc": "2.0", "id": rng.choice(ids)}
+            message.update({"method": "m"} if rng.random() < 0.5 else {"result": {}})
+            log.append((sender, message))
+        alone = normalise_mcp([Message(s, "server" if s == "client" else "client", json=copy.deepcopy(j)) for s, j in log])
+        batched = normalise_mcp([Message(s, "server" if s == "client" else "client", json=[copy.deepcopy(j)]) for s, j in log])
+        assert [[m.json] for m in alone] == [m.json for m in batched], log
+        assert [type(m.json["id"]) for m in alone] == [type(m.json[0]["id"]) for m in batched]

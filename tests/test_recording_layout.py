@@ -1,10 +1,11 @@
 """Recordings are written one message to a line (`Recording.encode`), and the check compares the
 engine's recording, written so, with the committed file's bytes before it reads anything.
 
-The text comparison must be exactly as strict as reading: each test below changes one thing in
-a committed recording's text that a laxer comparison would let through (another layout, a type,
-a key's place, a key twice, a line broken inside a string, a NaN) and sees the check say what
-reading the file says.
+The bytes comparison must be as strict as reading (the nesting depth aside: see
+`check.compare_file`): each test below changes one thing in a committed recording that a laxer
+comparison would let through (another layout, a type, a key's place, a key twice, a line broken
+inside a string, a NaN, a frame reading refuses, said by the engine too) and sees the check say
+what reading the file says.
 """
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ import pytest
 from agent_loop_sim import check, engine
 from agent_loop_sim.check import build_report, every_release
 from agent_loop_sim.compare import identical
-from agent_loop_sim.jsonio import parse_json
+from agent_loop_sim.errors import InputError
+from agent_loop_sim.jsonio import one_line, parse_json
 from agent_loop_sim.project import Project
-from agent_loop_sim.jsonio import one_line
 from agent_loop_sim.recording import Recording, _message_line, load_recording, parse_recording
 from agent_loop_sim.transcript import Message, Transcript
 from conftest import ROOT
@@ -61,17 +62,21 @@ def test_the_layout_is_a_message_to_a_line_and_reads_back_as_the_same_recording(
 def test_a_message_line_is_its_object_on_one_line():
     """`_message_line` writes the envelope from a table: it must write what ``one_line`` writes
     for the message's object, for every committed message and for odd ones. An ``sse`` of 1 after
-    True (equal, and one key in an untyped table) is written 1; the party names are escaped."""
+    True (equal, and one key in an untyped table) is written 1, an ``sse`` of -0.0 after 0.0 is
+    written -0.0, one that is no key (a list) is written; the party names are escaped."""
     messages = [m for path in _recording_paths(Project(ROOT)) for t in load_recording(str(path)).sessions
                 for m in t.messages]
     assert len(messages) > 2000
     odd = [Message("client", "server", json=None, sse=True), Message("client", "server", json=None, sse=1),
            Message("client", "server", raw="x", sse=False), Message("client", "server", raw="x", sse=0),
            Message('a "b"\n', "😀", json={"k": [1.0, 1]}, http={"status": 200, "headers": []}),
-           Message("server", "client", json="\u2028", http={})]
+           Message("server", "client", json="\u2028", http={}),
+           Message("client", "server", json=None, sse=0.0), Message("client", "server", json=None, sse=-0.0),
+           Message("client", "server", json=None, sse=[1]), Message(["client"], "server", json=None)]
     for n, m in enumerate(messages + odd, 1):
         assert _message_line(n, m) == one_line(m.to_dict(n)), m
     assert '"sse": 1' in _message_line(1, odd[1]) and '"sse": 0' in _message_line(1, odd[3])
+    assert '"sse": -0.0' in _message_line(1, odd[7])
 
 
 @pytest.mark.parametrize("value", [float("nan"), "\ud800"], ids=["NaN", "lone surrogate"])
@@ -89,7 +94,7 @@ def _mcp(project_copy):
 
 
 def test_the_check_reads_no_recording_whose_bytes_are_the_engines(monkeypatch):
-    """Every committed recording, at the pinned releases: one holds characters past U+FFFF."""
+    """Every committed recording at the pinned releases (one holds characters past U+FFFF)."""
     def no_reading(*args, **kwargs):
         raise AssertionError("read")
 
@@ -97,7 +102,7 @@ def test_the_check_reads_no_recording_whose_bytes_are_the_engines(monkeypatch):
     monkeypatch.setattr(check, "decode_text", no_reading)
     report = build_report(Project(ROOT))
     assert report.ok and len(report.files) >= 8
-    assert any(not path.read_bytes().isascii() for path in _recording_paths(Project(ROOT)))
+    assert any(max(path.read_text(encoding="utf-8")) > "\uffff" for path in _recording_paths(Project(ROOT)))
     for result in report.files:
         assert result.recording.sessions == [s.produced for s in result.sessions]
 
@@ -154,3 +159,61 @@ def test_only_whitespace_between_tokens_is_another_layout(project_copy):
     project, file, path = _mcp(project_copy)
     path.write_text(_edit_message_2(path.read_text(), '"jsonrpc": "2.0",', '"jsonrpc" :  "2.0" ,\n  '))
     assert build_report(project, files=[file]).ok
+
+
+def _flipped(recording: Recording, what: str) -> Recording:
+    one = recording.sessions[0]
+    m = one.messages[0]
+    sessions = {
+        "no session": [],
+        "a name twice": [one, one],
+        "no message": [Transcript(one.name, one.mode, one.title, [])],
+        "a title not text": [Transcript(one.name, one.mode, None, one.messages)],
+    }.get(what)
+    if sessions is None:
+        changed = {"sse 1": dict(sse=1), "to itself": dict(receiver=m.sender), "another family's party": dict(sender="agent"),
+                   "raw and json": dict(raw="x", json={}), "raw not text": dict(raw=["x"], json=None),
+                   "an envelope of another shape": dict(http={"status": "200", "headers": []})}[what]
+        fields = {"sender": m.sender, "receiver": m.receiver, "json": m.json, "raw": m.raw, "sse": m.sse, "http": m.http}
+        sessions = [Transcript(one.name, one.mode, one.title, [Message(**(fields | changed))] + one.messages[1:])]
+    return Recording(recording.family, recording.sdk, recording.transport, recording.scenarios, sessions)
+
+
+@pytest.mark.parametrize("what", ["no session", "a name twice", "no message", "a title not text", "sse 1", "to itself",
+                                  "another family's party", "raw and json", "raw not text", "an envelope of another shape"])
+def test_a_recording_reads_back_only_with_the_frame_reading_asks_for(what):
+    """`Recording.reads_back` is what lets the check take equal bytes for a sound recording:
+    every committed recording reads back, and a frame `parse_recording` refuses, or reads as
+    another recording, does not."""
+    recordings = [load_recording(str(path)) for path in _recording_paths(Project(ROOT))]
+    assert all(r.reads_back() for r in recordings)
+    for recording in recordings[:1] + [r for r in recordings if r.family == "a2a"][:1]:
+        flipped = _flipped(recording, what)
+        assert not flipped.reads_back(), what
+        try:
+            again = parse_recording(parse_json(flipped.dumps(), "x"), "x")
+        except (TypeError, ValueError, InputError):  # not written, or not read
+            continue
+        assert again.sessions != flipped.sessions, what  # read, as another recording (raw and json: raw)
+
+
+@pytest.mark.parametrize("field, old, new, said", [
+    ("sse", '"sse": false', '"sse": 1', "sse"),
+    ("receiver", '"to": "client"', '"to": "server"', "a message goes from one party to the other"),
+    ("sender", '"from": "server"', '"from": "agent"', "'agent'"),
+])
+def test_an_engine_that_says_what_reading_refuses_is_not_taken_at_its_bytes(project_copy, field, old, new, said):
+    """An engine (another's, possibly half-written) and a file that both say a frame reading
+    refuses: equal bytes, but the check says what reading the file says."""
+    project, file, path = _mcp(project_copy)
+    path.write_text(_edit_message_2(path.read_text(), old, new))
+    value = json.loads("{" + new + "}")[new.split('"')[1]]
+
+    def says_it(session):
+        t = engine.run_session(session)
+        if session.name == "legacy_tour":
+            setattr(t.messages[1], field, value)
+        return t
+
+    (problem,) = build_report(project, says_it, files=[file]).problems
+    assert "the recording cannot be read" in problem and said in problem, problem

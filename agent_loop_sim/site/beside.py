@@ -2,7 +2,7 @@
 
 Why: MkDocs builds on one core, and so does the rendering of the site (``render_site``), which has
 two halves that do not need each other: the session pages on one side; the other SDK releases
-compared and the exports written on the other. On a machine with two cores or more, the second
+compared, the exports written and the reference pages made on the other. On a machine with two cores or more, the second
 half runs in a child process forked for it while this process renders the first, and its result
 (page texts and problems: strings) comes back pickled through a pipe.
 

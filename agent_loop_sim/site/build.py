@@ -86,8 +86,9 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     sessions leave methods uncovered (for small synthetic projects, as ``findings=()`` is).
     ``memo`` (`mkdocs serve`'s, for the project's own engine and findings) keeps what the files
     an edit did not touch gave last time: each scenario file's check, each release comparison,
-    each session's page and exports. ``beside``: whether the release comparisons and the exports
-    may be made in a second process while this one renders the session pages (`beside.Beside`);
+    each session's page and exports. ``beside``: whether the release comparisons, the exports and
+    the reference pages may be made in a second process while this one renders the session pages
+    (`beside.Beside`);
     by default, for a whole build with the project's own engine (no memo to keep them in)."""
     if beside is None:
         beside = memo is None and run_session is None

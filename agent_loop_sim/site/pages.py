@@ -114,7 +114,7 @@ def href(source: str, target: str, fragment: str | None = None, directory_urls: 
 def _relative_url(source: str, target: str, directory_urls: bool) -> str:
     here, there = page_url(source, directory_urls), page_url(target, directory_urls)
     base = here if here.endswith("/") or not here else posixpath.dirname(here)
-    rel = _relpath(there or ".", base.rstrip("/") or ".") if there != here else ""
+    rel = _relpath(there.rstrip("/") or ".", base.rstrip("/") or ".") if there != here else ""
     if there.endswith("/") or not there:
         rel = "./" if rel == "." else rel + "/"
     return rel

@@ -30,12 +30,6 @@ class Verdict:
     against: str
     detail: str = ""
 
-    def line(self) -> str:
-        """One line for a session page."""
-        head = {"valid": "valid", "invalid": "**invalid**", "not checked": "not checked"}[self.verdict]
-        tail = f": {text(self.detail)}" if self.detail else ""
-        return f"*Wire types:* {head} ({text(self.against)}){tail}"
-
 
 def load_verdicts(project: Project) -> tuple[dict[str, list[Verdict]], list[str]]:
     """(session -> verdicts, problems reading the file)."""

@@ -52,15 +52,20 @@ def _key_html(key: str) -> str:
     return f'<span class="nt">{_text(_encode_string(key))}</span>: '
 
 
-@lru_cache(maxsize=8192)  # ("2.0", ids, methods, names: most strings of a message were in the one before)
 def _string_html(value: str) -> str:
     return f'<span class="s2">{_text(_encode_string(value))}</span>'
+
+
+# ("2.0", ids, methods, names: most strings of a message were in the one before.) Short ones only,
+# so that what the cache keeps for the serving process's life stays small.
+_short_string_html = lru_cache(maxsize=8192)(_string_html)
+_SHORT = 256
 
 
 def _scalar(value: Any) -> str:
     kind = type(value)
     if kind is str:
-        return _string_html(value)
+        return _short_string_html(value) if len(value) <= _SHORT else _string_html(value)
     if kind is int:
         return f'<span class="mi">{int.__repr__(value)}</span>'
     if kind is float:
@@ -329,9 +334,11 @@ def keywords(transcript: Transcript) -> list[str]:
 
 # --- the log as HTML ------------------------------------------------------------------------------
 
-@lru_cache(maxsize=4096)  # parties, methods and ids repeat from message to message
-def _esc(value: str) -> str:
+def _escaped(value: str) -> str:
     return html.escape(visible(value), quote=True)
+
+
+_esc = lru_cache(maxsize=4096)(_escaped)  # parties, methods and ids repeat from message to message
 
 
 def _http_html(http: dict[str, Any]) -> str:
@@ -351,7 +358,8 @@ def _raw_html(raw: str) -> str:
         else json.dumps(raw, ensure_ascii=False)
     note = "" if shown == raw else '<p class="msg-note">Not JSON; shown as a JSON string, since it holds blanks, ' \
         'tabs or control characters:</p>'
-    return note + f'<div class="highlight"><pre><code class="language-text">{_esc(shown)}</code></pre></div>'
+    # (escaped without the cache: a line may be long)
+    return note + f'<div class="highlight"><pre><code class="language-text">{_escaped(shown)}</code></pre></div>'
 
 
 def message_html(n: int, m: Message, line: Line, lane: str, marked: dict[str, str] | None = None,
