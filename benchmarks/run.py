@@ -114,7 +114,7 @@ def p0_floor(project: Project, pairs: int) -> tuple[str, bool]:
         for path in paths:
             load_recording(str(path))
 
-    rounds = max(3 * pairs, MIN_PAIRS)  # each side takes a few tens of ms: more pairs, same noise
+    rounds = max(6 * pairs, MIN_PAIRS)  # each side takes a few tens of ms: more rounds, a steadier median
     figures: dict[str, list[float]] = {"floor": [], "engine": [], "check": [], "load_recording": []}
     cpu = time.process_time  # all four run in this process: CPU time, the least disturbed by other jobs
     sides = {"floor": timed(floor, cpu), "engine": timed(run_engine, cpu), "check": timed(check, cpu),
