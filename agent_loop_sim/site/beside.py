@@ -2,9 +2,9 @@
 
 Why: MkDocs builds on one core, and so does the rendering of the site (``render_site``), which has
 two halves that do not need each other: the session pages on one side; the other SDK releases
-compared, the exports written and the reference pages made on the other. On a machine with two cores or more, the second
-half runs in a child process forked for it while this process renders the first, and its result
-(page texts and problems: strings) comes back pickled through a pipe.
+compared, the exports written and the reference pages made on the other. On a machine with two
+cores or more, the second half runs in a child process forked for it while this process renders
+the first, and its result (page texts and problems: strings) comes back pickled through a pipe.
 
 `multiprocessing` (fork) does the process work: it flushes the standard streams before forking,
 keeps the child off the parent's exit handlers and reaps it. Fork only, and only where it is

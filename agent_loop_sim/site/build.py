@@ -88,8 +88,8 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     an edit did not touch gave last time: each scenario file's check, each release comparison,
     each session's page and exports. ``beside``: whether the release comparisons, the exports and
     the reference pages may be made in a second process while this one renders the session pages
-    (`beside.Beside`);
-    by default, for a whole build with the project's own engine (no memo to keep them in)."""
+    (`beside.Beside`); by default, for a whole build with the project's own engine (no memo to
+    keep them in)."""
     if beside is None:
         beside = memo is None and run_session is None
     with summaries_kept():  # every page sums up a transcript's messages the same way: once each
