@@ -70,7 +70,8 @@ def test_a_line_over_the_limit_is_dropped_and_said_and_the_lines_around_it_answe
     said = done.stderr.decode().splitlines()
     assert [line.split(": longer than")[0] for line in said] == ["agent-loop-sim serve mcp: line 2",
                                                                  "agent-loop-sim serve mcp: line 4"]
-    assert all(f"limit of {limit:,} characters: dropped (raise it with --max-file-bytes N" in line for line in said)
+    assert all(f"longer than {limit:,} characters (the largest file limit, taken for a line): dropped "
+               f"(raise it with --max-file-bytes N" in line for line in said)
     # At the limit exactly, the same line is answered.
     done = _serve(_line(INIT) + long, env={"AGENT_LOOP_SIM_MAX_FILE_BYTES": str(len(long) - 1)})
     assert [a["id"] for a in _answers(done)] == [1, 9] and done.stderr == b""
