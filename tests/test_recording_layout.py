@@ -9,6 +9,7 @@ what reading the file says.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -174,8 +175,7 @@ def _flipped(recording: Recording, what: str) -> Recording:
         changed = {"sse 1": dict(sse=1), "to itself": dict(receiver=m.sender), "another family's party": dict(sender="agent"),
                    "raw and json": dict(raw="x", json={}), "raw not text": dict(raw=["x"], json=None),
                    "an envelope of another shape": dict(http={"status": "200", "headers": []})}[what]
-        fields = {"sender": m.sender, "receiver": m.receiver, "json": m.json, "raw": m.raw, "sse": m.sse, "http": m.http}
-        sessions = [Transcript(one.name, one.mode, one.title, [Message(**(fields | changed))] + one.messages[1:])]
+        sessions = [Transcript(one.name, one.mode, one.title, [dataclasses.replace(m, **changed)] + one.messages[1:])]
     return Recording(recording.family, recording.sdk, recording.transport, recording.scenarios, sessions)
 
 

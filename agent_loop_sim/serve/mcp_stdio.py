@@ -88,8 +88,8 @@ def _lines(text: io.TextIOWrapper, limit: int) -> Iterable[tuple[int, str]]:
             continue
         while (rest := text.readline(1 << 16)) and not rest.endswith("\n"):
             pass
-        _say(f"line {number}: longer than {limit:,} characters (the {FILE_BYTES.name} limit, taken for a line): dropped "
-             f"(raise it with {FILE_BYTES.flag} N or {FILE_BYTES.env}=N)")
+        _say(f"line {number}: longer than {limit:,} characters (the {FILE_BYTES.name} limit, taken for a "
+             f"line): dropped (raise it with {FILE_BYTES.flag} N or {FILE_BYTES.env}=N)")
 
 
 def serve(stdin: BinaryIO, stdout: BinaryIO, definition: ServerDefinition = FIXTURE_SERVER) -> int:
