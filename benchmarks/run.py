@@ -203,11 +203,14 @@ def p2_hook_overhead(project: Project, pairs: int) -> tuple[str, bool]:
         config["nav"] = site.nav + [browser.nav_section()]
         (plain / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False))
         shutil.copytree(ROOT / "agent_loop_sim", plain / "agent_loop_sim")  # for mkdocstrings
-        hooked, without = paired(lambda: timed_build(copy).seconds, lambda: timed_build(plain).seconds, pairs, warmup=1)
+        # Twice the pairs: the hook is a few percent of a build, and one pair's ratio moves by more
+        # than that (a build takes seconds, and the machine's neighbours come and go within one).
+        count = 2 * pairs
+        hooked, without = paired(lambda: timed_build(copy).seconds, lambda: timed_build(plain).seconds, count, warmup=1)
     over = ratios(hooked, without)
     ok = statistics.median(over) <= 1.10
     return (f"P2 strict mkdocs build with the hook {spread(hooked, '.2f')} s vs the same pages prerendered, hook off "
-            f"{spread(without, '.2f')} s: {spread(over, '.3f')}x, {pairs_note(pairs)} (goal <= 1.10x): {verdict(ok)}", ok)
+            f"{spread(without, '.2f')} s: {spread(over, '.3f')}x, {pairs_note(count)} (goal <= 1.10x): {verdict(ok)}", ok)
 
 
 def _free_port() -> int:

@@ -50,3 +50,16 @@ def test_missing_and_extra_messages_and_sessions():
     assert "session 'a', message 2, $: committed {\"y\":2}, engine (absent)" in rendered
     assert any(r.startswith("session 'b', session") for r in rendered)
     assert any(r.startswith("session 'c', session") for r in rendered)
+
+
+def test_only_the_messages_that_differ_are_reported_among_many_alike():
+    same = [{"id": f"c{i}", "result": {"n": i}} for i in range(1, 6)]
+    changed = [dict(m) for m in same]
+    changed[1] = {"id": "c2", "result": {"n": 2.0}}  # a type: 2 and 2.0 differ
+    changed[3] = {"result": {"n": 4}, "id": "c4"}  # a key order
+    found = [(d.message, d.path, d.key_order) for d in diff_sessions([_t("s", *same)], [_t("s", *changed)])]
+    assert found == [(2, "$.result.n", False), (4, "$", True)]
+    # what marshal cannot write (not JSON data) is walked, message by message
+    unwritable = object()
+    odd = [_t("s", {"x": unwritable}, {"y": 1})]
+    assert [(d.message, d.path) for d in diff_sessions(odd, [_t("s", {"x": unwritable}, {"y": True})])] == [(2, "$.y")]
