@@ -70,7 +70,7 @@ record: setup
 check: setup
 	$(VENV)/bin/python -m agent_loop_sim check
 
-bench: setup
+bench: setup browser
 	$(VENV)/bin/python benchmarks/run.py
 
 clean:

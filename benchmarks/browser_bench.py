@@ -31,6 +31,9 @@ def p8_browser(build: Callable[[Path], Path], native_seconds: Callable[[Path], f
     """``build(dest)`` builds the site of a copy of the checkout and returns (project, site)."""
     from playwright.sync_api import sync_playwright
 
+    if not Path(CHROMIUM).exists():  # (`make bench` installs it, as `make test` does)
+        return f"P8 not measured: {CHROMIUM} is missing (run `make browser`, or `make bench`, which does)", True
+
     with tempfile.TemporaryDirectory(prefix="bench-p6-") as tmp:
         project, site = build(Path(tmp))
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
