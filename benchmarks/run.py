@@ -132,7 +132,7 @@ def p0_floor(project: Project, pairs: int) -> tuple[str, bool]:
             seconds = side()
             if i:
                 figures[name].append(seconds)
-    over = {name: ratios(values, figures["floor"]) for name, values in figures.items() if name not in ("floor", "paused")}
+    over = {name: ratios(figures[name], figures["floor"]) for name in ("engine", "check", "load_recording")}
     paused = {name: ratios(figures[name], figures["paused"]) for name in ("engine", "check")}
     ok_engine = statistics.median(over["engine"]) <= 2
     ok_check = statistics.median(over["check"]) <= 3
