@@ -87,11 +87,24 @@ class Project:
                                  f"write it elsewhere", file=str(output))
 
     @cached_property
-    def _resolved_root(self) -> Path:  # (resolved once: the check names two paths per file it compares)
+    def _resolved_root(self) -> Path:
         return self.root.resolve()
 
+    @cached_property
+    def _relative_names(self) -> dict[str | Path, str]:
+        return {}
+
     def relative(self, path: str | Path) -> str:
-        try:
-            return str(Path(path).resolve().relative_to(self._resolved_root))
-        except ValueError:
-            return str(path)
+        """``path`` as the project names it: relative to the checkout, or as given if outside it.
+        An absolute path is worked out once (resolving one costs some 40 µs of system calls, and
+        the check names two paths of every file it compares); a relative one depends on the
+        working folder, so it is worked out each time."""
+        name = self._relative_names.get(path)
+        if name is None:
+            try:
+                name = str(Path(path).resolve().relative_to(self._resolved_root))
+            except ValueError:
+                name = str(path)
+            if Path(path).is_absolute():
+                self._relative_names[path] = name
+        return name
