@@ -121,7 +121,7 @@ def _shown_path(path: str) -> str:
     return "$" + path[len("$.json"):] if path.startswith("$.json") else path
 
 
-def _written(messages: list[Message]) -> list[bytes] | None:
+def _marshalled(messages: list[Message]) -> list[bytes] | None:
     """Each message whole, as `identical` writes it (every field: a stricter test than
     `_message_fields`, as a raw message's stray ``json`` counts too), or None if one holds what
     marshal cannot write (then every message is walked)."""
@@ -138,14 +138,15 @@ def diff_transcripts(expected: Transcript, actual: Transcript) -> list[Differenc
     for key in ("mode", "title"):
         if getattr(expected, key) != getattr(actual, key):
             out.append(Difference(expected.name, None, key, getattr(expected, key), getattr(actual, key)))
-    # Each message written once on each side (not the session, then each message again): sessions
+    # Each message marshalled once on each side (not the session, then each message again): sessions
     # of two releases nearly always differ somewhere, and only the messages that differ are walked.
-    written, other = _written(expected.messages), _written(actual.messages)
-    if written is not None and written == other:
+    expected_bytes, actual_bytes = _marshalled(expected.messages), _marshalled(actual.messages)
+    if expected_bytes is not None and expected_bytes == actual_bytes:
         return out
-    alike = written is not None and other is not None
+    marshalled = expected_bytes is not None and actual_bytes is not None
+    same = {i for i, (x, y) in enumerate(zip(expected_bytes, actual_bytes)) if x == y} if marshalled else set()
     for i in range(max(len(expected.messages), len(actual.messages))):
-        if alike and i < len(written) and i < len(other) and written[i] == other[i]:  # type: ignore[arg-type]
+        if i in same:
             continue
         e = _message_fields(expected.messages[i]) if i < len(expected.messages) else MISSING
         a = _message_fields(actual.messages[i]) if i < len(actual.messages) else MISSING
@@ -153,7 +154,7 @@ def diff_transcripts(expected: Transcript, actual: Transcript) -> list[Differenc
             shown = lambda m: m if m is MISSING else (m.get("json", m.get("raw")))  # noqa: E731
             out.append(Difference(expected.name, i + 1, "$", shown(e), shown(a)))
             continue
-        if not alike and e == a and identical(e, a):
+        if not marshalled and e == a and identical(e, a):
             continue
         for path, x, y in diff_json(e, a):
             out.append(Difference(expected.name, i + 1, _shown_path(path), x, y))
