@@ -101,10 +101,11 @@ class Project:
         working folder, so it is worked out each time."""
         name = self._relative_names.get(path)
         if name is None:
+            given = Path(path)
             try:
-                name = str(Path(path).resolve().relative_to(self._resolved_root))
+                name = str(given.resolve().relative_to(self._resolved_root))
             except ValueError:
                 name = str(path)
-            if Path(path).is_absolute():
+            if given.is_absolute():
                 self._relative_names[path] = name
         return name
