@@ -1,0 +1,274 @@
+"""An MCP world file as the program a user of the official SDK would write for it.
+
+`source(world)` turns a world (the JSON of ``worlds/*.json``, ``"kind": "mcp-server"``) into
+the Python source of an ``MCPServer``: one ``async def`` per tool with real annotations
+(``int``, ``Literal[...]``, ``list[str]``, ``X | None = None``, pydantic models for nested
+objects), its steps as the ``Context`` calls they name, each resource and prompt as a decorated
+function. `build(path)` executes that source and returns the server.
+
+This is the recording side of a world, kept apart from the engine on purpose: it shares no code
+with ``agent_loop_sim`` (which reads the same file and models what this program does), so a
+mistake in either shows as a difference between the recording and the engine. The engine
+validates a world before anything is recorded (``verify``); this module still refuses any name
+that is not a plain identifier, and writes every other text with ``repr``, so a world file can
+never put code of its own into the program.
+"""
+from __future__ import annotations
+
+import json
+import keyword
+from pathlib import Path
+from typing import Any
+
+#: The revision whose tools answer a question with ``input_required`` (and a retry).
+STATELESS_REVISION = "2026-07-28"
+
+#: Names the program defines or imports: a tool function or model may not take one.
+RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
+                      "ToolError", "STATELESS_REVISION"})
+
+_SCALARS = {"integer": "int", "number": "float", "string": "str", "boolean": "bool", "null": "None"}
+
+_PRELUDE = '''\
+import base64
+import warnings
+from typing import Literal
+
+import mcp_types as types
+from pydantic import BaseModel
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+
+# Sampling is deprecated in 2026-07-28 (SEP-2577); the warning would only clutter stderr.
+warnings.simplefilter("ignore")
+
+STATELESS_REVISION = {stateless!r}
+
+
+def _plain(value):
+    """An argument as plain JSON-like data (a nested model as a dict), as the world's values are."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="python")
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _answer(result):
+    """A client's answer (an ElicitResult or CreateMessageResult) as the JSON it arrived as."""
+    return result.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _get(value, *path):
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+'''
+
+
+class WorldCodeError(ValueError):
+    """A world this generator will not turn into code (a name that is not an identifier, an
+    unknown type or step); the engine's loader says the same, with the JSON path."""
+
+
+def _name(text: Any) -> str:
+    if not (isinstance(text, str) and text.isidentifier() and text.isascii() and not keyword.iskeyword(text)
+            and not text.startswith("_") and text != "ctx"):
+        raise WorldCodeError(f"not a plain identifier: {text!r}")
+    return text
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.models: list[str] = []  # pydantic model classes, written before the tools
+        self.model_names: set[str] = set()
+
+    # --- types --------------------------------------------------------------------------
+    def annotation(self, kind: Any) -> str:
+        if isinstance(kind, str):
+            if kind in _SCALARS:
+                return _SCALARS[kind]
+            if kind == "object":
+                return "dict"
+            raise WorldCodeError(f"unknown type {kind!r}")
+        if isinstance(kind, dict) and "enum" in kind:
+            return f"Literal[{', '.join(repr(v) for v in kind['enum'])}]"
+        if isinstance(kind, dict) and "list" in kind:
+            return f"list[{self.annotation(kind['list'])}]"
+        if isinstance(kind, dict) and "optional" in kind:
+            return f"{self.annotation(kind['optional'])} | None"
+        if isinstance(kind, dict) and "object" in kind:
+            name = kind["object"]
+            if not (isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name)) or name in RESERVED:
+                raise WorldCodeError(f"not a model name the program can use: {name!r}")
+            if name not in self.model_names:
+                self.model_names.add(name)
+                fields = [f"    {self.field(f)}" for f in kind["fields"]] or ["    pass"]
+                self.models.append(f"class {name}(BaseModel):\n" + "\n".join(fields) + "\n")
+            return name
+        raise WorldCodeError(f"unknown type {kind!r}")
+
+    def field(self, param: dict[str, Any]) -> str:
+        text = f"{_name(param['name'])}: {self.annotation(param['type'])}"
+        if "default" in param:
+            text += f" = {_literal(param['default'])}"
+        elif isinstance(param["type"], dict) and "optional" in param["type"]:
+            text += " = None"
+        return text
+
+    # --- expressions ----------------------------------------------------------------------
+    def expr(self, e: Any) -> str:
+        if isinstance(e, dict):
+            ops = [k for k in e if k.startswith("$")]
+            if not ops:
+                return "{" + ", ".join(f"{k!r}: {self.expr(v)}" for k, v in e.items()) + "}"
+            op, arg = ops[0], e[ops[0]]
+            if op == "$":
+                head, *path = arg.split(".")
+                ref = f"_v[{_name(head)!r}]"
+                return f"_get({ref}, {', '.join(repr(p) for p in path)})" if path else ref
+            if op == "$format":
+                return f"{arg!r}.format_map(_v)"
+            binary = {"$add": "+", "$sub": "-", "$mul": "*", "$eq": "==", "$ne": "!=", "$lt": "<", "$le": "<="}
+            if op in binary:
+                left, right = arg
+                return f"({self.expr(left)} {binary[op]} {self.expr(right)})"
+            if op in ("$and", "$or"):
+                joined = f" {op[1:]} ".join(f"bool({self.expr(a)})" for a in arg)
+                return f"({joined})"
+            if op == "$not":
+                return f"(not {self.expr(arg)})"
+            if op == "$if":
+                cond, then, other = arg
+                return f"({self.expr(then)} if {self.expr(cond)} else {self.expr(other)})"
+            if op == "$len":
+                return f"len({self.expr(arg)})"
+            if op == "$str":
+                return f"str({self.expr(arg)})"
+            raise WorldCodeError(f"unknown expression {op!r}")
+        if isinstance(e, list):
+            return "[" + ", ".join(self.expr(x) for x in e) + "]"
+        return _literal(e)
+
+    # --- steps ----------------------------------------------------------------------------
+    def steps(self, steps: list[dict[str, Any]], indent: str) -> list[str]:
+        out: list[str] = []
+        for step in steps:
+            if "progress" in step:
+                total = self.expr(step["total"]) if "total" in step else "None"
+                message = self.expr(step["message"]) if "message" in step else "None"
+                out.append(f"{indent}await ctx.report_progress({self.expr(step['progress'])}, {total}, {message})")
+            elif "for" in step:
+                var = _name(step["for"])
+                out.append(f"{indent}for _v[{var!r}] in range({self.expr(step['from'])}, "
+                           f"{self.expr(step['to'])} + 1):")
+                out += self.steps(step["do"], indent + "    ") or [f"{indent}    pass"]
+            elif "ask_user" in step:
+                key = _name(step["ask_user"])
+                message, schema = self.expr(step["message"]), _literal(step["schema"])
+                ask = (f"types.ElicitRequest(params=types.ElicitRequestFormParams(message={message}, "
+                       f"requested_schema={schema}))")
+                out += self._question(key, ask, f"await ctx.session.elicit_form({message}, {schema}, "
+                                                f"related_request_id=ctx.request_id)", indent)
+            elif "ask_model" in step:
+                key = _name(step["ask_model"])
+                messages = (f"[types.SamplingMessage(role='user', content=types.TextContent(type='text', "
+                            f"text={self.expr(step['text'])}))]")
+                tokens = int(step["max_tokens"])
+                ask = (f"types.CreateMessageRequest(params=types.CreateMessageRequestParams(messages={messages}, "
+                       f"max_tokens={tokens}))")
+                out += self._question(key, ask, f"await ctx.session.create_message({messages}, max_tokens={tokens}, "
+                                                f"related_request_id=ctx.request_id)", indent)
+            elif "read" in step:
+                key = _name(step["as"])
+                out.append(f"{indent}_v[{key!r}] = str(list(await ctx.read_resource({self.expr(step['read'])}))"
+                           f"[0].content)")
+            else:
+                raise WorldCodeError(f"unknown step {sorted(step)!r}")
+        return out
+
+    def _question(self, key: str, ask: str, handshake: str, indent: str) -> list[str]:
+        # As an SDK user writes a question for both eras: 2026-07-28 returns input_required unless
+        # the retried call carries answers; the handshake era asks the client and waits.
+        return [
+            f"{indent}if ctx.protocol_version == STATELESS_REVISION:",
+            f"{indent}    if not ctx.input_responses:",
+            f"{indent}        return types.InputRequiredResult(input_requests={{{key!r}: {ask}}})",
+            f"{indent}    _v[{key!r}] = _answer(ctx.input_responses[{key!r}])",
+            f"{indent}else:",
+            f"{indent}    _v[{key!r}] = _answer({handshake})",
+        ]
+
+    # --- the server -----------------------------------------------------------------------
+    def tool(self, tool: dict[str, Any], index: int) -> str:
+        params = tool.get("params", [])
+        # Parameters with a default after those without: Python's rule, and the order
+        # pydantic keeps is the order written here.
+        signature = [self.field(p) for p in params] + ["ctx: Context"]
+        returns = self.annotation(tool["returns"]) if "returns" in tool else None
+        # The function's name titles its argument and output models (``addArguments``): a tool
+        # whose name is no identifier takes the one the world gives as ``function``.
+        function = _name(tool.get("function", tool["name"]))
+        if function in RESERVED:
+            raise WorldCodeError(f"{function!r} is a name the program itself uses")
+        head = (f"@mcp.tool(name={tool['name']!r}, description={tool.get('description')!r})\n"
+                f"async def {function}({', '.join(signature)})" + (f" -> {returns}:" if returns else ":"))
+        body = ["    _v = {" + ", ".join(f"{_name(p['name'])!r}: _plain({p['name']})" for p in params) + "}"]
+        body += self.steps(tool.get("steps", []), "    ")
+        if "result" in tool:
+            body.append(f"    return {self.expr(tool['result'])}")
+        elif "tool_error" in tool:
+            body.append(f"    raise ToolError({self.expr(tool['tool_error'])})")
+        elif "crash" in tool:
+            body.append(f"    raise ValueError({self.expr(tool['crash'])})")
+        else:
+            body.append("    return None")
+        return head + "\n" + "\n".join(body) + "\n"
+
+    def resource(self, resource: dict[str, Any], index: int) -> str:
+        value = (f"base64.b64decode({resource['blob']!r})" if "blob" in resource else repr(resource.get("text", "")))
+        options = [repr(resource["uri"]), f"name={resource['name']!r}"]
+        if "description" in resource:
+            options.append(f"description={resource['description']!r}")
+        if "mime_type" in resource:
+            options.append(f"mime_type={resource['mime_type']!r}")
+        return f"@mcp.resource({', '.join(options)})\ndef _resource_{index}():\n    return {value}\n"
+
+    def prompt(self, prompt: dict[str, Any], index: int) -> str:
+        arguments = prompt.get("arguments", [])
+        signature = [f"{_name(a['name'])}: str" + ("" if a.get("required", True) else " | None = None")
+                     for a in arguments]
+        head = (f"@mcp.prompt(name={prompt['name']!r}, description={prompt.get('description')!r})\n"
+                f"def _prompt_{index}({', '.join(signature)}) -> str:")
+        body = ["    _v = {" + ", ".join(f"{a['name']!r}: {a['name']}" for a in arguments) + "}",
+                f"    return {self.expr(prompt['text'])}"]
+        return head + "\n" + "\n".join(body) + "\n"
+
+
+def _literal(value: Any) -> str:
+    # JSON data as a Python literal: repr of the decoded value is one (true -> True, null -> None).
+    return repr(value)
+
+
+def source(world: dict[str, Any]) -> str:
+    """The Python program, written with the official SDK, that the world file describes."""
+    w = _Writer()
+    tools = [w.tool(t, i) for i, t in enumerate(world.get("tools", []))]
+    resources = [w.resource(r, i) for i, r in enumerate(world.get("resources", []))]
+    prompts = [w.prompt(p, i) for i, p in enumerate(world.get("prompts", []))]
+    options = [repr(world["name"]), f"version={world['version']!r}"]
+    if "instructions" in world:
+        options.append(f"instructions={world['instructions']!r}")
+    parts = [_PRELUDE.format(stateless=STATELESS_REVISION), *w.models, f"mcp = MCPServer({', '.join(options)})\n",
+             *tools, *resources, *prompts]
+    return "\n\n".join(p.rstrip("\n") + "\n" for p in parts)
+
+
+def build(path: str | Path) -> Any:
+    """The ``MCPServer`` the world file at ``path`` describes, made by running its `source`."""
+    world = json.loads(Path(path).read_text(encoding="utf-8"))
+    namespace: dict[str, Any] = {"__name__": f"world_{Path(path).stem.replace('-', '_')}"}
+    exec(compile(source(world), f"<world {path}>", "exec"), namespace)  # noqa: S102 (identifiers checked, texts repr'd)
+    return namespace["mcp"]
