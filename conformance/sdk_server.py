@@ -2,7 +2,7 @@
 from a world file.
 
 The server is the program ``mcp_world.source`` writes for the world named by
-``AGENT_LOOP_SIM_WORLD`` (``worlds/fixture-server.json`` by default): real ``MCPServer`` tools
+``AGENT_LOOP_SIM_WORLD`` (``agent_loop_sim/worlds/fixture-server.json`` by default): real ``MCPServer`` tools
 with real annotations, their steps as ``Context`` calls. ``python conformance/sdk_server.py
 [WORLD]`` serves it over stdio; ``scripts/mcp_fork_server.py`` imports this module once and forks
 a fresh copy of that process for every session. The engine reads the same world file
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import mcp_world  # noqa: E402
 
-DEFAULT_WORLD = Path(__file__).resolve().parent.parent / "worlds" / "fixture-server.json"
+DEFAULT_WORLD = Path(__file__).resolve().parent.parent / "agent_loop_sim" / "worlds" / "fixture-server.json"
 WORLD = Path(sys.argv[1] if __name__ == "__main__" and len(sys.argv) > 1
              else os.environ.get("AGENT_LOOP_SIM_WORLD") or DEFAULT_WORLD)
 

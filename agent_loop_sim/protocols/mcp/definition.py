@@ -10,16 +10,14 @@ behaviour that is a generator yielding *effects* (`Progress`, `AskUser`,
 """
 from __future__ import annotations
 
+import base64
 import json
 import math
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, NamedTuple
 
-#: pydantic's JSON Schema type names for the Python types a tool may use.
-JSON_TYPES = ("integer", "string", "number", "boolean")
-#: pydantic 2.14 (the version the recordings were made with) links each error to its docs.
-PYDANTIC_ERRORS_URL = "https://errors.pydantic.dev/2.14/v/"
+from .annotations import Kind, Param, Problem, Rejected, rejection, top_schema, validate, validate_fields
+
 
 
 # --- effects a behaviour yields -------------------------------------------------------------
@@ -27,10 +25,11 @@ PYDANTIC_ERRORS_URL = "https://errors.pydantic.dev/2.14/v/"
 # of every tool call, and a frozen dataclass sets each field through object.__setattr__.)
 
 class Progress(NamedTuple):
-    """``ctx.report_progress(progress, total)``: a notification, if the caller asked for progress."""
+    """``ctx.report_progress(progress, total, message)``: a notification, if the caller asked for progress."""
 
     progress: int | float
     total: int | float | None = None
+    message: str | None = None
 
 
 class AskUser(NamedTuple):
@@ -63,6 +62,10 @@ class ToolCrash(Exception):
     """The tool raised an ordinary exception: the SDK hides its text ("Error executing tool X")."""
 
 
+class ToolFailed(Exception):
+    """The tool raised the SDK's ``ToolError``: its text is shown ("Error executing tool X: text")."""
+
+
 class ResourceMissing(Exception):
     """A resource URI the server does not have."""
 
@@ -74,43 +77,51 @@ class ResourceMissing(Exception):
 # --- the description ------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Param:
-    name: str
-    type: str  # one of JSON_TYPES
-
-    @property
-    def title(self) -> str:
-        # pydantic's default field title: "max_tokens" -> "Max Tokens".
-        return self.name.replace("_", " ").title()
-
-
-@dataclass(frozen=True)
 class Tool:
     name: str
     description: str
     params: tuple[Param, ...]
-    returns: str
+    returns: Kind | None  #: the return annotation (None: the function has none)
     behaviour: Behaviour = field(repr=False, compare=False)
+    #: the Python function's name, which titles its models (``addArguments``, ``addOutput``)
+    function: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.function:
+            object.__setattr__(self, "function", self.name)
 
     def input_schema(self) -> dict[str, Any]:
-        return {
-            "properties": {p.name: {"title": p.title, "type": p.type} for p in self.params},
-            "required": [p.name for p in self.params],
-            "title": f"{self.name}Arguments",
-            "type": "object",
-        }
+        return top_schema(f"{self.function}Arguments", self.params)
 
-    def output_schema(self) -> dict[str, Any]:
-        return {
-            "properties": {"result": {"title": "Result", "type": self.returns}},
-            "required": ["result"],
-            "title": f"{self.name}Output",
-            "type": "object",
-        }
+    def output_schema(self) -> dict[str, Any] | None:
+        """``outputSchema``: the returned model's own, a ``result`` field around any other
+        annotation, none for ``dict`` or no annotation."""
+        kind = self.returns
+        if kind is None or kind.name == "dict":
+            return None
+        if kind.name == "model":
+            return top_schema(kind.model, kind.fields)
+        return top_schema(f"{self.function}Output", (Param("result", kind, none_default=False),))
 
     def validate(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """The arguments as the tool function receives them, or `ArgumentsRejected`."""
-        return validate_arguments(f"{self.name}Arguments", self.params, arguments)
+        return validate_arguments(f"{self.function}Arguments", self.params, arguments)
+
+    def result(self, value: Any) -> dict[str, Any]:
+        """The ``tools/call`` result for the value the function returned (`ToolCrash` if its
+        return annotation refuses the value, as the SDK's output model does)."""
+        content = _content(value)
+        kind = self.returns
+        if kind is None or kind.name == "dict":
+            return {"content": content, "isError": False}
+        problems: list[Problem] = []
+        if kind.name == "model":
+            structured = validate(kind, value, "", problems)
+        else:
+            structured = {"result": validate(kind, value, "result", problems)}
+        if problems:
+            raise ToolCrash("the return annotation refuses the value")
+        return {"content": content, "isError": False, "structuredContent": structured}
 
 
 @dataclass(frozen=True)
@@ -119,7 +130,17 @@ class Resource:
     name: str
     description: str
     mime_type: str
-    read: Callable[[], str] = field(repr=False, compare=False)
+    text: str | None = None
+    blob: str | None = None  #: base64, as the wire carries it
+
+    def contents(self) -> dict[str, Any]:
+        if self.blob is not None:
+            return {"blob": self.blob, "mimeType": self.mime_type, "uri": self.uri}
+        return {"mimeType": self.mime_type, "text": self.text, "uri": self.uri}
+
+    def read(self) -> str:
+        """What ``ctx.read_resource`` hands a tool, made text with ``str`` (bytes as ``b'...'``)."""
+        return str(base64.b64decode(self.blob)) if self.blob is not None else str(self.text)
 
 
 @dataclass(frozen=True)
@@ -143,6 +164,7 @@ class ServerDefinition:
     tools: tuple[Tool, ...] = ()
     resources: tuple[Resource, ...] = ()
     prompts: tuple[Prompt, ...] = ()
+    instructions: str | None = None
     # Derived once from the above (the server looks one up for nearly every request): each name
     # or URI -> the first tool, resource or prompt that has it.
     _named: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -174,64 +196,16 @@ class ServerDefinition:
 
 # --- argument validation, as pydantic's lax mode does it ---------------------------------------
 
-class ArgumentsRejected(Exception):
-    """pydantic's ``ValidationError`` text for a tool's arguments."""
-
-
-@dataclass(frozen=True)
-class _Problem:
-    field: str
-    kind: str
-    text: str
-    value: Any
-
-
-# What pydantic's lax int accepts from a string: ASCII digits, single underscores between them,
-# a sign, surrounding blanks, and a fractional part of zeros only ("5.0" is 5, "5." is not).
-_INT_TEXT = re.compile(r"^\s*([+-]?[0-9]+(?:_[0-9]+)*)(?:\.0+)?\s*$")
-
-
-def _coerce(kind: str, value: Any) -> tuple[Any, tuple[str, str] | None]:
-    """(coerced value, None) or (None, (error type, message)) for one lax-mode field."""
-    if kind == "integer":
-        if type(value) is bool:
-            return int(value), None
-        if type(value) is int:
-            return value, None
-        if type(value) is float:
-            if not math.isfinite(value):
-                return None, ("finite_number", "Input should be a finite number")
-            if not value.is_integer():
-                return None, ("int_from_float", "Input should be a valid integer, got a number with a fractional part")
-            if abs(value) > 2**63:
-                return None, ("int_parsing_size", "Unable to parse input string as an integer, exceeded maximum size")
-            return int(value), None
-        if isinstance(value, str):
-            if (match := _INT_TEXT.match(value)):
-                return int(match.group(1).replace("_", "")), None
-            return None, ("int_parsing", "Input should be a valid integer, unable to parse string as an integer")
-        return None, ("int_type", "Input should be a valid integer")
-    if kind == "string":
-        if isinstance(value, str):
-            return value, None
-        return None, ("string_type", "Input should be a valid string")
-    if kind == "number":
-        if type(value) in (int, float) or type(value) is bool:
-            return float(value) if type(value) is bool else value, None
-        return None, ("float_type", "Input should be a valid number")
-    if kind == "boolean":
-        if type(value) is bool:
-            return value, None
-        return None, ("bool_type", "Input should be a valid boolean")
-    raise ValueError(f"unknown parameter type {kind!r}")
+ArgumentsRejected = Rejected  #: pydantic's ``ValidationError`` text for a tool's arguments
 
 
 def _pre_parse_json(params: tuple[Param, ...], arguments: dict[str, Any]) -> dict[str, Any]:
-    # The SDK first decodes JSON text given for a non-string parameter, unless it is a scalar.
+    # The SDK first decodes JSON text given for a parameter not annotated plain ``str``, unless
+    # it decodes to a scalar.
     out = arguments  # (copied only when a decoded value replaces one: nearly never)
     for p in params:
         value = arguments.get(p.name)
-        if p.name in arguments and isinstance(value, str) and p.type != "string":
+        if p.name in arguments and isinstance(value, str) and p.kind.name != "string":
             try:
                 decoded = json.loads(value)
             except (ValueError, RecursionError):
@@ -243,33 +217,56 @@ def _pre_parse_json(params: tuple[Param, ...], arguments: dict[str, Any]) -> dic
     return out
 
 
-def _python_repr(value: Any) -> str:
-    # pydantic prints the input as Python would (JSON values map onto Python values one to one),
-    # cutting a long one down to its first 25 and last 24 characters.
-    text = repr(value)
-    return text if len(text) <= 50 else f"{text[:25]}...{text[-24:]}"
-
-
 def validate_arguments(model: str, params: tuple[Param, ...], arguments: dict[str, Any]) -> dict[str, Any]:
-    arguments = _pre_parse_json(params, arguments)
-    problems: list[_Problem] = []
-    out: dict[str, Any] = {}
-    for p in params:
-        if p.name not in arguments:
-            problems.append(_Problem(p.name, "missing", "Field required", arguments))
-            continue
-        value, problem = _coerce(p.type, arguments[p.name])
-        if problem:
-            problems.append(_Problem(p.name, problem[0], problem[1], arguments[p.name]))
-        else:
-            out[p.name] = value
+    problems: list[Problem] = []
+    out = validate_fields(params, _pre_parse_json(params, arguments), "", problems)
     if problems:
-        count = f"{len(problems)} validation error{'s' if len(problems) > 1 else ''} for {model}"
-        lines = [count]
-        for pr in problems:
-            lines.append(pr.field)
-            lines.append(f"  {pr.text} [type={pr.kind}, input_value={_python_repr(pr.value)}, "
-                         f"input_type={type(pr.value).__name__ if pr.value is not None else 'NoneType'}]")
-            lines.append(f"    For further information visit {PYDANTIC_ERRORS_URL}{pr.kind}")
-        raise ArgumentsRejected("\n".join(lines))
+        raise rejection(model, problems)
     return out
+
+
+# --- a returned value as content, as the SDK converts it -----------------------------------------
+
+def _content(value: Any) -> list[dict[str, Any]]:
+    """The unstructured content of a returned value: nothing for None, a list item by item,
+    text as it is, anything else as pydantic's indented JSON."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [block for item in value for block in _content(item)]
+    text = value if isinstance(value, str) else _pydantic_json(value, "")
+    return [{"text": text, "type": "text"}]
+
+
+def _pydantic_json(value: Any, indent: str) -> str:
+    # pydantic_core.to_json(value, indent=2): json's layout, but floats written as Rust's ryu
+    # writes them (why not json.dumps: its floats are Python's repr).
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        inner = indent + "  "
+        items = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_pydantic_json(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        inner = indent + "  "
+        return "[\n" + ",\n".join(inner + _pydantic_json(v, inner) for v in value) + "\n" + indent + "]"
+    if type(value) is float:
+        return _float_text(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _float_text(x: float) -> str:
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    text = repr(x)
+    if "e-" not in text:
+        return text
+    mantissa, exponent = text.split("e-")
+    if int(exponent) <= 5:  # down to 1e-5 as a decimal
+        digits = mantissa.replace(".", "").lstrip("-")
+        return ("-" if x < 0 else "") + "0." + "0" * (int(exponent) - 1) + digits.rstrip("0")
+    return f"{mantissa}e-{int(exponent)}"

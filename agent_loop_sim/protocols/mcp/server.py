@@ -18,6 +18,7 @@ from .definition import (
     ResourceMissing,
     ServerDefinition,
     ToolCrash,
+    ToolFailed,
 )
 from .eras import ERA_TRANSITIONS, Era, kind_of
 from .jsonrpc import (
@@ -178,7 +179,7 @@ class ServerConnection:
                 resource = d.resource(params["uri"])
                 if resource is None:
                     raise ProtocolError(INVALID_PARAMS, f"Unknown resource: {params['uri']}", {"uri": params["uri"]})
-                body = {"contents": [{"mimeType": resource.mime_type, "text": resource.read(), "uri": resource.uri}]}
+                body = {"contents": [resource.contents()]}
             elif method == "prompts/list":
                 body = {"prompts": [{"arguments": [{"name": a.name, "required": a.required} for a in p.arguments],
                                      "description": p.description, "name": p.name} for p in d.prompts]}
@@ -258,7 +259,16 @@ class ServerConnection:
             try:
                 effect = call.run.throw(throw) if throw else call.run.send(send)
             except StopIteration as done:
-                out.append(self._tool_result(call.request_id, wire, _value_result(done.value)))
+                try:
+                    body = self.definition.tool(call.tool).result(done.value)  # type: ignore[union-attr]
+                except ToolCrash:
+                    body = _error_result(f"Error executing tool {call.tool}")
+                out.append(self._tool_result(call.request_id, wire, body))
+                return None
+            except ToolFailed as exc:
+                throw = None
+                out.append(self._tool_result(call.request_id, wire,
+                                             _error_result(f"Error executing tool {call.tool}: {exc}")))
                 return None
             except ToolCrash:
                 out.append(self._tool_result(call.request_id, wire, _error_result(f"Error executing tool {call.tool}")))
@@ -274,6 +284,8 @@ class ServerConnection:
                     progress = {"progressToken": call.progress_token, "progress": effect.progress}
                     if effect.total is not None:
                         progress["total"] = effect.total
+                    if effect.message is not None:
+                        progress["message"] = effect.message
                     out.append(jsonrpc.notification("notifications/progress", progress))
             elif isinstance(effect, ReadResource):
                 resource = self.definition.resource(effect.uri)
@@ -372,10 +384,6 @@ def _tools_listed(wire: Wire, definition: ServerDefinition) -> list[dict[str, An
     make = definition.derived(("tools/list", wire.ERA),
                               lambda: copier([wire.tool_listing(t) for t in definition.tools]))
     return make()
-
-
-def _value_result(value: Any) -> dict[str, Any]:
-    return {"content": [{"text": str(value), "type": "text"}], "isError": False, "structuredContent": {"result": value}}
 
 
 def _error_result(text: str) -> dict[str, Any]:

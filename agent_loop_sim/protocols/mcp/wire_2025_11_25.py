@@ -25,12 +25,12 @@ _MODELLED = ("properties", "required", "type")  # the JSON Schema keys the 2025-
 @lru_cache(maxsize=None)
 def tool_listing(tool: Tool) -> dict[str, Any]:
     """A tool as ``tools/list`` shows it (cached: the same every time; callers copy before changing)."""
-    return {
-        "description": tool.description,
-        "inputSchema": keys_first(tool.input_schema(), _MODELLED),
-        "name": tool.name,
-        "outputSchema": keys_first(tool.output_schema(), _MODELLED),
-    }
+    listed = {"description": tool.description, "inputSchema": keys_first(tool.input_schema(), _MODELLED),
+              "name": tool.name}
+    output = tool.output_schema()
+    if output is not None:
+        listed["outputSchema"] = keys_first(output, _MODELLED)
+    return listed
 
 
 def capabilities() -> dict[str, Any]:
@@ -43,11 +43,11 @@ def capabilities() -> dict[str, Any]:
 
 
 def initialize_result(server: ServerDefinition, version: str) -> dict[str, Any]:
-    return {
-        "capabilities": capabilities(),
-        "protocolVersion": version,
-        "serverInfo": {"name": server.name, "version": server.version},
-    }
+    body = {"capabilities": capabilities()}
+    if server.instructions is not None:
+        body["instructions"] = server.instructions
+    body.update(protocolVersion=version, serverInfo={"name": server.name, "version": server.version})
+    return body
 
 
 def finish(method: str, body: dict[str, Any], server: ServerDefinition) -> dict[str, Any]:

@@ -45,12 +45,12 @@ def _sorted(value: Any) -> Any:
 @lru_cache(maxsize=None)
 def tool_listing(tool: Tool) -> dict[str, Any]:
     """A tool as ``tools/list`` shows it (cached: the same every time; callers copy before changing)."""
-    return {
-        "description": tool.description,
-        "inputSchema": keys_first(tool.input_schema(), ("type", "properties", "required")),
-        "name": tool.name,
-        "outputSchema": tool.output_schema(),
-    }
+    listed = {"description": tool.description,
+              "inputSchema": keys_first(tool.input_schema(), ("type", "properties", "required")), "name": tool.name}
+    output = tool.output_schema()
+    if output is not None:
+        listed["outputSchema"] = output
+    return listed
 
 
 def capabilities() -> dict[str, Any]:

@@ -1,0 +1,455 @@
+"""An MCP world file: a server described as data, read into a `ServerDefinition`.
+
+A world file describes what a user of the SDK's ``MCPServer`` declares (``"kind": "mcp-server"``)::
+
+    {"kind": "mcp-server", "name": N, "version": V, "instructions": TEXT?, "about": TEXT?,
+     "tools": [{"name": N, "function": IDENT?, "description": TEXT?,
+                "params": [{"name": IDENT, "type": TYPE, "default": VALUE?}, ...],
+                "returns": TYPE?, "steps": [STEP, ...]?,
+                "result": EXPR | "tool_error": EXPR | "crash": EXPR}],
+     "resources": [{"uri": U, "name": N, "description": TEXT?, "mime_type": M?,
+                    "text": TEXT | "blob": BASE64}],
+     "prompts": [{"name": N, "description": TEXT?, "arguments": [{"name": IDENT, "required": BOOL?}],
+                  "text": EXPR}]}
+
+TYPE is ``"integer"``, ``"number"``, ``"string"``, ``"boolean"``, ``{"enum": [TEXT, ...]}``,
+``{"list": TYPE}``, ``{"optional": TYPE}`` (``TYPE | None``, default ``None``) or
+``{"object": NAME, "fields": [param, ...]}`` (a pydantic model); a return may also be ``"null"``
+or ``"object"`` (a plain ``dict``: no output schema).
+
+A STEP is one ``Context`` call: ``{"progress": EXPR, "total": EXPR?, "message": EXPR?}``,
+``{"for": IDENT, "from": EXPR, "to": EXPR, "do": [STEP, ...]}`` (both ends included),
+``{"ask_user": KEY, "message": EXPR, "schema": {...}}`` (elicitation; the answer is named KEY),
+``{"ask_model": KEY, "text": EXPR, "max_tokens": N}`` (sampling) and
+``{"read": EXPR, "as": KEY}`` (a resource of the server's own, as text).
+
+An EXPR is JSON data, or one operator: ``{"$": "name.field.field"}`` (a parameter, loop variable
+or answer; a missing field is null), ``{"$format": "text {name}"}`` (Python's ``str.format``
+with plain names only), ``$add``, ``$sub``, ``$mul``, ``$eq``, ``$ne``, ``$lt``, ``$le`` (two
+operands each), ``$and``, ``$or`` (operands' truth), ``$not``, ``$if`` ([condition, then, else]),
+``$len``, ``$str``. There is no other code: a world file may come from anyone.
+
+Everything here is checked when the file is read, with the JSON path of the first problem; what
+an expression does at run time is Python's, exactly as in the program the SDK side runs
+(``conformance/mcp_world.py``), and an exception there is the tool crashing.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import keyword
+import string
+from typing import Any, Generator
+
+from ...errors import InputError
+from ...jsonio import json_path
+from ...schema import Field, check_object, describe
+from .annotations import MISSING, SCALARS, Kind, Param
+from .definition import (
+    AskModel,
+    AskUser,
+    Effect,
+    Progress,
+    Prompt,
+    PromptArgument,
+    ReadResource,
+    Resource,
+    ResourceMissing,
+    ServerDefinition,
+    Tool,
+    ToolCrash,
+    ToolFailed,
+)
+
+KIND = "mcp-server"
+_ANY = (str, int, float, bool, dict, list, type(None))  # any JSON value
+#: how many tools, resources or prompts a world may declare, and fields a model may have
+MAX_ITEMS = 1000
+#: steps one tool call may take (a loop's turns count): past it, the engine says it does not model it
+MAX_STEPS = 10_000
+#: names the program the SDK side runs defines itself (`conformance/mcp_world.py`)
+RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
+                      "ToolError", "STATELESS_REVISION"})
+
+_WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "version": Field(str),
+                 "instructions": Field(str, required=False), "about": Field(str, required=False),
+                 "tools": Field(list, required=False), "resources": Field(list, required=False),
+                 "prompts": Field(list, required=False)}
+_TOOL_FIELDS = {"name": Field(str), "function": Field(str, required=False), "description": Field(str, required=False),
+                "params": Field(list, required=False), "returns": Field((str, dict), required=False),
+                "steps": Field(list, required=False), "result": Field(_ANY, required=False),
+                "tool_error": Field(_ANY, required=False), "crash": Field(_ANY, required=False)}
+_PARAM_FIELDS = {"name": Field(str), "type": Field((str, dict)), "default": Field(_ANY, required=False)}
+_RESOURCE_FIELDS = {"uri": Field(str), "name": Field(str), "description": Field(str, required=False),
+                    "mime_type": Field(str, required=False), "text": Field(str, required=False),
+                    "blob": Field(str, required=False)}
+_PROMPT_FIELDS = {"name": Field(str), "description": Field(str, required=False),
+                  "arguments": Field(list, required=False), "text": Field(_ANY)}
+_ARGUMENT_FIELDS = {"name": Field(str), "required": Field(bool, required=False)}
+_STEP_FIELDS = {
+    "progress": {"progress": Field(_ANY), "total": Field(_ANY, required=False),
+                 "message": Field(_ANY, required=False)},
+    "for": {"for": Field(str), "from": Field(_ANY), "to": Field(_ANY), "do": Field(list)},
+    "ask_user": {"ask_user": Field(str), "message": Field(_ANY), "schema": Field(dict)},
+    "ask_model": {"ask_model": Field(str), "text": Field(_ANY), "max_tokens": Field(int)},
+    "read": {"read": Field(_ANY), "as": Field(str)},
+}
+_BINARY = {"$add", "$sub", "$mul", "$eq", "$ne", "$lt", "$le"}
+_OPERATORS = _BINARY | {"$", "$format", "$and", "$or", "$not", "$if", "$len", "$str"}
+
+
+Path = list[str | int]
+
+
+def _problem(text: str, path: Path) -> InputError:
+    return InputError(text, path=json_path(path))
+
+
+def _identifier(value: Any, path: Path, what: str) -> str:
+    if not (type(value) is str and value.isascii() and value.isidentifier() and not keyword.iskeyword(value)
+            and not value.startswith("_") and value != "ctx"):
+        raise _problem(f"{what} must be a Python identifier (ASCII letters, digits and _, not starting with _, "
+                       f"not a keyword, not 'ctx'), not {value!r}", path)
+    return value
+
+
+def _items(raw: dict[str, Any], key: str, path: Path) -> list[Any]:
+    items = raw.get(key, [])
+    if len(items) > MAX_ITEMS:
+        raise _problem(f"{len(items):,} {key}, over the limit of {MAX_ITEMS:,}", path + [key])
+    return items
+
+
+# --- types ------------------------------------------------------------------------------------
+
+class _Types:
+    """Reads TYPEs; a model name means one model (the same fields wherever it is used)."""
+
+    def __init__(self) -> None:
+        self.models: dict[str, Kind] = {}
+
+    def read(self, raw: Any, path: Path, returns: bool = False) -> Kind:
+        if type(raw) is str:
+            if raw in SCALARS or (returns and raw == "null"):
+                return Kind(raw)
+            if returns and raw == "object":
+                return Kind("dict")
+            known = ", ".join(SCALARS + (("null", "object") if returns else ()))
+            raise _problem(f"unknown type {raw!r} (known: {known}, or an object with enum, list, optional or "
+                           f"object)", path)
+        if type(raw) is not dict or len(raw) != 1 and "object" not in raw:
+            raise _problem(f"a type is a name or an object with one of enum, list, optional, object, not "
+                           f"{describe(raw)}", path)
+        if "enum" in raw:
+            values = raw["enum"]
+            if type(values) is not list or not values or not all(type(v) is str for v in values):
+                raise _problem("an enum is a non-empty list of strings", path + ["enum"])
+            return Kind("enum", values=tuple(values))
+        if "list" in raw:
+            return Kind("list", of=self.read(raw["list"], path + ["list"]))
+        if "optional" in raw:
+            inner = self.read(raw["optional"], path + ["optional"])
+            if inner.name == "optional":
+                raise _problem("an optional of an optional", path + ["optional"])
+            return Kind("optional", of=inner)
+        if "object" in raw:
+            return self._model(raw, path)
+        raise _problem(f"unknown type {sorted(raw)!r} (known: enum, list, optional, object)", path)
+
+    def _model(self, raw: dict[str, Any], path: Path) -> Kind:
+        check_object(raw, {"object": Field(str), "fields": Field(list, required=False)}, path, "an object type")
+        name = raw["object"]
+        if not (name.isascii() and name.isidentifier() and not keyword.iskeyword(name)) or name in RESERVED:
+            raise _problem(f"a model name must be a Python identifier the program does not use itself, not "
+                           f"{name!r}", path + ["object"])
+        if "fields" not in raw:
+            raise _problem(f"the model {name!r} is named without its fields: a model refers to no other by name "
+                           f"(recursive and forward references are not modelled)", path)
+        if name in self.models and self.models[name] is None:  # type: ignore[comparison-overlap]
+            raise _problem(f"the model {name!r} contains itself: recursive models are not modelled", path)
+        self.models.setdefault(name, None)  # type: ignore[arg-type]  (being read)
+        fields = tuple(_param(f, path + ["fields", i], self) for i, f in enumerate(_items(raw, "fields", path)))
+        _no_repeats([f.name for f in fields], path + ["fields"], "field")
+        kind = Kind("model", model=name, fields=fields)
+        if self.models[name] is not None and self.models[name] != kind:
+            raise _problem(f"the model {name!r} is declared twice with different fields", path)
+        self.models[name] = kind
+        return kind
+
+
+def _param(raw: Any, path: Path, types: _Types) -> Param:
+    check_object(raw, _PARAM_FIELDS, path, "a parameter")
+    name = _identifier(raw["name"], path + ["name"], "a parameter name")
+    kind = types.read(raw["type"], path + ["type"])
+    if "default" not in raw:
+        return Param(name, kind)
+    return Param(name, kind, raw["default"])
+
+
+def _no_repeats(names: list[str], path: Path, what: str) -> None:
+    seen: set[str] = set()
+    for i, name in enumerate(names):
+        if name in seen:
+            raise _problem(f"two of them are named {name!r}", path + [i])
+        seen.add(name)
+
+
+# --- expressions --------------------------------------------------------------------------------
+
+def _check_expr(raw: Any, names: set[str], path: Path) -> None:
+    """Every name an expression reads is known where it stands; every operator is one we know."""
+    if type(raw) is list:
+        for i, item in enumerate(raw):
+            _check_expr(item, names, path + [i])
+        return
+    if type(raw) is not dict:
+        return
+    ops = [k for k in raw if k.startswith("$")]
+    if not ops:
+        for key, value in raw.items():
+            _check_expr(value, names, path + [key])
+        return
+    if len(raw) != 1:
+        raise _problem("an operator stands alone in its object", path)
+    op, arg = ops[0], raw[ops[0]]
+    where = path + [op]
+    if op not in _OPERATORS:
+        raise _problem(f"unknown operator {op!r} (known: {', '.join(sorted(_OPERATORS))})", where)
+    if op == "$":
+        if type(arg) is not str:
+            raise _problem(f"a name is a string, not {describe(arg)}", where)
+        head = arg.split(".")[0]
+        if head not in names:
+            raise _problem(f"{head!r} names nothing here (known: {', '.join(sorted(names)) or 'nothing'})", where)
+    elif op == "$format":
+        if type(arg) is not str:
+            raise _problem(f"a template is a string, not {describe(arg)}", where)
+        try:
+            fields = [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(arg)
+                      if name is not None]
+        except ValueError as exc:
+            raise _problem(f"not a template: {exc}", where) from None
+        for name, spec, conversion in fields:
+            if spec or conversion or name not in names:
+                raise _problem(f"{{{name}}} is not a plain name known here (known: "
+                               f"{', '.join(sorted(names)) or 'nothing'}; no format specs or conversions)", where)
+    elif op in _BINARY or op == "$if":
+        count = 3 if op == "$if" else 2
+        if type(arg) is not list or len(arg) != count:
+            raise _problem(f"{op} takes a list of {count} expressions", where)
+        _check_expr(arg, names, where)
+    elif op in ("$and", "$or"):
+        if type(arg) is not list or not arg:
+            raise _problem(f"{op} takes a non-empty list of expressions", where)
+        _check_expr(arg, names, where)
+    else:
+        _check_expr(arg, names, where)
+
+
+def evaluate(raw: Any, names: dict[str, Any]) -> Any:
+    """The value of a checked expression; Python's exceptions are the tool's own."""
+    if type(raw) is list:
+        return [evaluate(item, names) for item in raw]
+    if type(raw) is not dict:
+        return raw
+    for op, arg in raw.items():
+        if not op.startswith("$"):
+            return {key: evaluate(value, names) for key, value in raw.items()}
+        if op == "$":
+            head, *fields = arg.split(".")
+            value = names[head]
+            for key in fields:
+                value = value.get(key) if isinstance(value, dict) else None
+            return value
+        if op == "$format":
+            return arg.format_map(names)
+        if op == "$if":
+            return evaluate(arg[1], names) if evaluate(arg[0], names) else evaluate(arg[2], names)
+        if op == "$and":  # (each operand's truth, in order, stopping at the first false)
+            return all(bool(evaluate(a, names)) for a in arg)
+        if op == "$or":
+            return any(bool(evaluate(a, names)) for a in arg)
+        if op == "$not":
+            return not evaluate(arg, names)
+        if op == "$len":
+            return len(evaluate(arg, names))
+        if op == "$str":
+            return str(evaluate(arg, names))
+        left, right = evaluate(arg[0], names), evaluate(arg[1], names)
+        if op == "$add":
+            return left + right
+        if op == "$sub":
+            return left - right
+        if op == "$mul":
+            return left * right
+        if op == "$eq":
+            return left == right
+        if op == "$ne":
+            return left != right
+        if op == "$lt":
+            return left < right
+        return left <= right
+    return {}
+
+
+# --- steps ------------------------------------------------------------------------------------------
+
+def _check_steps(raw: list[Any], names: set[str], path: Path) -> set[str]:
+    """Check steps in order; the names known after them (answers are named as they are asked)."""
+    for i, step in enumerate(raw):
+        where = path + [i]
+        if type(step) is not dict:
+            raise _problem(f"a step is an object, not {describe(step)}", where)
+        kinds = [k for k in _STEP_FIELDS if k in step]
+        if len(kinds) != 1:
+            raise _problem(f"a step is one of {', '.join(_STEP_FIELDS)}", where)
+        kind = kinds[0]
+        check_object(step, _STEP_FIELDS[kind], where, f"a {kind} step")
+        if kind == "for":
+            var = _identifier(step["for"], where + ["for"], "a loop variable")
+            _check_expr(step["from"], names, where + ["from"])
+            _check_expr(step["to"], names, where + ["to"])
+            _check_steps(step["do"], names | {var}, where + ["do"])  # (what the loop names stays inside)
+            continue
+        for key, value in step.items():
+            if key not in (kind, "schema", "max_tokens", "as") or kind in ("progress", "read") and key == kind:
+                _check_expr(value, names, where + [key])
+        if kind in ("ask_user", "ask_model"):
+            names = names | {_identifier(step[kind], where + [kind], "an answer's name")}
+        elif kind == "read":
+            names = names | {_identifier(step["as"], where + ["as"], "a read's name")}
+    return names
+
+
+class _Budget:
+    def __init__(self, tool: str) -> None:
+        self.tool, self.left = tool, MAX_STEPS
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise NotModelled(f"the tool {self.tool!r} took more than {MAX_STEPS:,} steps in one call")
+
+
+class NotModelled(InputError):
+    """A world the engine reads but whose run it does not model (said, never answered wrongly)."""
+
+
+def _run_steps(steps: list[dict[str, Any]], names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+    for step in steps:
+        budget.spend()
+        if "progress" in step:
+            total = evaluate(step["total"], names) if "total" in step else None
+            message = evaluate(step["message"], names) if "message" in step else None
+            yield Progress(evaluate(step["progress"], names), total, message)
+        elif "for" in step:
+            for names[step["for"]] in range(evaluate(step["from"], names), evaluate(step["to"], names) + 1):
+                budget.spend()
+                yield from _run_steps(step["do"], names, budget)
+        elif "ask_user" in step:
+            names[step["ask_user"]] = yield AskUser(step["ask_user"], evaluate(step["message"], names), step["schema"])
+        elif "ask_model" in step:
+            names[step["ask_model"]] = yield AskModel(step["ask_model"], evaluate(step["text"], names),
+                                                      step["max_tokens"])
+        else:
+            names[step["as"]] = yield ReadResource(evaluate(step["read"], names))
+
+
+def _behaviour(raw: dict[str, Any]):
+    steps = raw.get("steps", [])
+    end = next((key for key in ("result", "tool_error", "crash") if key in raw), None)
+
+    def run(**arguments: Any) -> Generator[Effect, Any, Any]:
+        names = dict(arguments)
+        budget = _Budget(raw["name"])
+        try:
+            yield from _run_steps(steps, names, budget)
+            value = None if end is None else evaluate(raw[end], names)
+        except (NotModelled, GeneratorExit, ResourceMissing):
+            raise  # (a resource the server lacks is the SDK's own error, thrown in by the server)
+        except Exception as exc:  # the program's own exception: the tool crashed
+            raise ToolCrash(type(exc).__name__) from None
+        if end == "tool_error":
+            raise ToolFailed(str(value))
+        if end == "crash":
+            raise ToolCrash(str(value))
+        return value
+    return run
+
+
+# --- the world ------------------------------------------------------------------------------------
+
+def _tool(raw: Any, path: Path, types: _Types) -> Tool:
+    check_object(raw, _TOOL_FIELDS, path, "a tool")
+    ends = [key for key in ("result", "tool_error", "crash") if key in raw]
+    if len(ends) > 1:
+        raise _problem(f"a tool ends one way: {' and '.join(ends)} given", path)
+    function = raw.get("function", raw["name"])
+    _identifier(function, path + ["function" if "function" in raw else "name"],
+                "a tool's function name (give \"function\" when the tool's name is not one)")
+    if function in RESERVED:
+        raise _problem(f"{function!r} is a name the SDK program uses itself: give another \"function\"",
+                       path + ["function" if "function" in raw else "name"])
+    params = tuple(_param(p, path + ["params", i], types) for i, p in enumerate(_items(raw, "params", path)))
+    _no_repeats([p.name for p in params], path + ["params"], "parameter")
+    # Python's own rule, which the SDK program follows: no parameter without a default after one with.
+    seen_default = False
+    for i, p in enumerate(params):
+        if not p.required:
+            seen_default = True
+        elif seen_default:
+            raise _problem("a parameter without a default follows one with a default (Python refuses that)",
+                           path + ["params", i])
+    returns = types.read(raw["returns"], path + ["returns"], returns=True) if "returns" in raw else None
+    names = _check_steps(raw.get("steps", []), {p.name for p in params}, path + ["steps"])
+    for key in ends:
+        _check_expr(raw[key], names, path + [key])
+    return Tool(raw["name"], raw.get("description", ""), params, returns, _behaviour(raw), function=function)
+
+
+def _resource(raw: Any, path: Path) -> Resource:
+    check_object(raw, _RESOURCE_FIELDS, path, "a resource")
+    if ("text" in raw) == ("blob" in raw):
+        raise _problem("a resource has either text or blob (base64)", path)
+    if "blob" in raw:
+        try:
+            base64.b64decode(raw["blob"], validate=True)
+        except (binascii.Error, ValueError):
+            raise _problem("the blob is not base64", path + ["blob"]) from None
+    return Resource(raw["uri"], raw["name"], raw.get("description", ""), raw.get("mime_type", "text/plain"),
+                    raw.get("text"), raw.get("blob"))
+
+
+def _prompt(raw: Any, path: Path) -> Prompt:
+    check_object(raw, _PROMPT_FIELDS, path, "a prompt")
+    arguments = []
+    for i, a in enumerate(_items(raw, "arguments", path)):
+        check_object(a, _ARGUMENT_FIELDS, path + ["arguments", i], "a prompt argument")
+        arguments.append(PromptArgument(_identifier(a["name"], path + ["arguments", i, "name"], "an argument name"),
+                                        a.get("required", True)))
+    _no_repeats([a.name for a in arguments], path + ["arguments"], "argument")
+    _check_expr(raw["text"], {a.name for a in arguments}, path + ["text"])
+    text, declared = raw["text"], tuple(a.name for a in arguments)
+
+    def render(**given: Any) -> str:
+        return evaluate(text, {name: given.get(name) for name in declared})
+    return Prompt(raw["name"], raw.get("description", ""), tuple(arguments), render)
+
+
+def read_world(raw: Any, source: str) -> ServerDefinition:
+    """A world file's JSON as the server it describes; any problem is an `InputError` naming the
+    file and the JSON path."""
+    try:
+        check_object(raw, _WORLD_FIELDS, [], "an MCP world")
+        types = _Types()
+        tools = tuple(_tool(t, ["tools", i], types) for i, t in enumerate(_items(raw, "tools", [])))
+        resources = tuple(_resource(r, ["resources", i]) for i, r in enumerate(_items(raw, "resources", [])))
+        prompts = tuple(_prompt(p, ["prompts", i]) for i, p in enumerate(_items(raw, "prompts", [])))
+        functions = [t.function for t in tools]
+        _no_repeats(functions, ["tools"], "tool function")
+        if clash := set(functions) & set(types.models):
+            raise _problem(f"{sorted(clash)[0]!r} names both a tool's function and a model", ["tools"])
+    except InputError as exc:
+        raise exc.within(file=source) from None
+    return ServerDefinition(raw["name"], raw["version"], tools, resources, prompts,
+                            instructions=raw.get("instructions"))
