@@ -42,6 +42,7 @@ from .recording import Recording, load_recording, parse_recording
 from .scenarios import ScenarioFile
 from .serve import add_arguments as add_serve_arguments
 from .serve import run as run_peer
+from .verify import verify as verify_world
 
 EXIT_DIFFERENT, EXIT_BAD_INPUT = 1, 2
 EXIT_READER_GONE = 128 + signal.SIGPIPE  # 141, as the shell reports a command SIGPIPE ended
@@ -141,7 +142,7 @@ def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
         raise RecorderError(f"{project.relative(python)} is missing: `make setup` builds the environment "
                             f"that {_label((file.family, release or ''))[2:-1]} is recorded with")
     command = [str(python or sys.executable), str(script), file.path, "--timeout", str(timeout), "--jobs", str(jobs)]
-    done = run_owned(command, cwd=project.root, env=env)
+    done = run_owned(command, cwd=project.root, env=swap.world_environment(file.world, env))
     if done.returncode != 0:
         raise RecorderError(f"{project.relative(file.path)}{_label((file.family, release)) if release else ''}: "
                             f"{_recorder_said(done.stderr, script.stem, done.returncode)}")
@@ -191,7 +192,7 @@ def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int
         client = {"mcp": "the SDK's client", "a2a": "the recorder's orchestrator over HTTP"}[file.family]
         results.append(_same_as_committed(project, file, live, f"{client} against `{shown}`"))
         if file.family == "mcp":
-            driven = swap.drive_all(project.root, list(file.sessions), args.timeout, args.jobs)
+            driven = swap.drive_all(project.root, list(file.sessions), args.timeout, args.jobs, file.world)
             recording = Recording(live.family, live.sdk, "stdio", live.scenarios, driven)
             results.append(_same_as_committed(project, file, recording,
                                               "the engine's client against the SDK's fixture server", only_played=True))
@@ -385,6 +386,12 @@ def main(argv: list[str] | None = None) -> int:
     export.add_argument("--output", help="the file to write (default: standard output)")
     serve = verbs.add_parser("serve", help="serve a simulated peer (MCP over stdio, A2A over HTTP)")
     add_serve_arguments(serve)
+    verify = verbs.add_parser("verify", help="prove the engine on a world file: the SDK's server built from it, "
+                                             "recorded live, against the engine")
+    verify.add_argument("world", help="an MCP world file (see the World files page)")
+    verify.add_argument("scenarios", nargs="*", help="scenario files to play (default: a tour made from the world)")
+    verify.add_argument("--timeout", type=_seconds, default=20.0, help="seconds per session (above 0)")
+    verify.add_argument("--jobs", type=_at_least_one, default=4, help="sessions recorded at once (at least 1)")
     args = parser.parse_args(argv)
     for limit in LIMITS:  # in the environment, so that the recorders (other processes) obey them too
         value = getattr(args, limit.flag[2:].replace("-", "_"))
@@ -392,7 +399,9 @@ def main(argv: list[str] | None = None) -> int:
             os.environ[limit.env] = str(value)
     project = Project(Path(args.root))
     verb = {"run": cmd_run, "check": cmd_check, "record": cmd_record, "site": cmd_site, "export": cmd_export,
-            "serve": lambda _, args: run_peer(args)}[args.verb]
+            "serve": lambda _, args: run_peer(args),
+            "verify": lambda project, args: verify_world(project, args.world, args.scenarios, args.timeout, args.jobs),
+            }[args.verb]
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         status = verb(project, args)

@@ -13,7 +13,7 @@ progress tokens) is for the engine to model.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,8 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 # or temporary file), so `record` writes only there.
 _RECORDING = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*\.json$")
 
-_FILE_FIELDS = {"recording": Field(str), "description": Field(str, required=False), "sessions": Field(list)}
+_FILE_FIELDS = {"recording": Field(str), "description": Field(str, required=False), "world": Field(str, required=False),
+                "sessions": Field(list)}
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,8 @@ class Session:
     title: str
     spec: dict[str, Any] = field(repr=False)
     source: str = ""
+    #: the world its peer is (the family's reading of the file's ``world``); None: the family's fixture
+    world: Any = field(default=None, repr=False, compare=False)
 
     @property
     def mode(self) -> str:
@@ -50,6 +53,7 @@ class ScenarioFile:
     path: str
     recording: str
     sessions: tuple[Session, ...]
+    world: str | None = None  #: the world file its sessions' peer is, when not the family's fixture
 
     @property
     def family(self) -> str:
@@ -121,7 +125,23 @@ def load(path: str | Path) -> ScenarioFile:
             raise InputError("two sessions have this name", file=source, session=session.name,
                              path=json_path(["sessions", i, "name"]))
         seen.add(session.name)
-    return ScenarioFile(path=source, recording=data["recording"], sessions=sessions)
+    world = None
+    if "world" in data:
+        world = str(Path(source).parent / data["world"])
+        definition = read_world_file(sessions[0].family, world, source)
+        sessions = tuple(replace(s, world=definition) for s in sessions)
+    return ScenarioFile(path=source, recording=data["recording"], sessions=sessions, world=world)
+
+
+def read_world_file(family: str, path: str, source: str | None = None) -> Any:
+    """The world file at ``path`` as ``family``'s model reads it (``source``: the file naming it)."""
+    from .protocols import FAMILIES  # imported here: the protocol packages import this module
+
+    reader = FAMILIES[family].read_world
+    if reader is None:
+        raise InputError(f"a world for {FAMILIES[family].title} is not modelled yet (only the fixture agent)",
+                         file=source, path="$.world")
+    return reader(load_json(path), path)  # (its problems name the world file and the JSON path in it)
 
 
 def load_many(paths: list[str | Path]) -> list[ScenarioFile]:

@@ -40,6 +40,20 @@ PEER_VARIABLES = {"mcp": "AGENT_LOOP_SIM_MCP_SERVER", "a2a": "AGENT_LOOP_SIM_A2A
 FORK_SERVER = Path("scripts") / "mcp_fork_server.py"
 
 
+#: The environment variable naming the world file the SDK's server (``conformance/sdk_server.py``)
+#: and ``serve mcp`` are built from; unset, the fixture's.
+WORLD_VARIABLE = "AGENT_LOOP_SIM_WORLD"
+
+
+def world_environment(world: str | None, env: dict[str, str] | None = None) -> dict[str, str]:
+    """``env`` (by default this process's) with the peer built from ``world`` (the fixture's if None)."""
+    out = dict(os.environ if env is None else env)
+    out.pop(WORLD_VARIABLE, None)
+    if world is not None:
+        out[WORLD_VARIABLE] = str(Path(world).resolve())
+    return out
+
+
 def peer_environment(family: str, command: str) -> dict[str, str]:
     """The recorder's environment with ``command`` as the peer it records against."""
     return {**os.environ, PEER_VARIABLES[family]: command}
@@ -112,7 +126,7 @@ def drive_sdk_server(session: Session, socket_path: str, timeout: float) -> Tran
 
 
 @contextmanager
-def sdk_fixture_servers(root: Path) -> Iterator[str]:
+def sdk_fixture_servers(root: Path, world: str | None = None) -> Iterator[str]:
     """The SDK's fixture server, forked fresh for each connection to the socket yielded."""
     with tempfile.TemporaryDirectory(prefix="swap-fork-") as tmp:
         path = str(Path(tmp) / "server.sock")
@@ -120,7 +134,7 @@ def sdk_fixture_servers(root: Path) -> Iterator[str]:
         # scripts/ may import an SDK. In a session of its own, so that a terminal's Ctrl-C reaches
         # only the CLI, which ends it below (its servers end with it: `die_with_parent`).
         process = subprocess.Popen([sys.executable, str(root / FORK_SERVER), path], stdout=subprocess.PIPE,
-                                   cwd=root, start_new_session=True)
+                                   cwd=root, start_new_session=True, env=world_environment(world))
         try:
             assert process.stdout is not None
             if process.stdout.readline().strip() != b"ready":
@@ -131,8 +145,10 @@ def sdk_fixture_servers(root: Path) -> Iterator[str]:
             process.wait()
 
 
-def drive_all(root: Path, sessions: list[Session], timeout: float, jobs: int) -> list[Transcript]:
-    """Every client session of ``sessions`` played by the engine's client against the SDK's server."""
+def drive_all(root: Path, sessions: list[Session], timeout: float, jobs: int,
+              world: str | None = None) -> list[Transcript]:
+    """Every client session of ``sessions`` played by the engine's client against the SDK's server
+    (built from ``world``, the fixture's by default)."""
     played = [s for s in sessions if s.mode != "raw"]
-    with sdk_fixture_servers(root) as path, ThreadPoolExecutor(max(1, jobs)) as pool:
+    with sdk_fixture_servers(root, world) as path, ThreadPoolExecutor(max(1, jobs)) as pool:
         return list(pool.map(lambda s: drive_sdk_server(s, path, timeout), played))

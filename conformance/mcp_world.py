@@ -206,7 +206,8 @@ class _Writer:
         params = tool.get("params", [])
         # Parameters with a default after those without: Python's rule, and the order
         # pydantic keeps is the order written here.
-        signature = [self.field(p) for p in params] + ["ctx: Context"]
+        # (the Context first: it has no default, and the parameters after it may)
+        signature = ["ctx: Context"] + [self.field(p) for p in params]
         returns = self.annotation(tool["returns"]) if "returns" in tool else None
         # The function's name titles its argument and output models (``addArguments``): a tool
         # whose name is no identifier takes the one the world gives as ``function``.

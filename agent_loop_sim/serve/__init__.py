@@ -7,6 +7,7 @@ dependency) and :mod:`.a2a_http` (an ASGI app served by uvicorn, from the ``serv
 from __future__ import annotations
 
 import argparse
+import os
 
 
 def _port(text: str) -> int:
@@ -23,6 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``serve`` verb's arguments (the command line itself lives in :mod:`agent_loop_sim.cli`)."""
     parser.add_argument("peer", choices=("mcp", "a2a"),
                         help="mcp: the fixture server over stdio; a2a: the research agent over HTTP")
+    parser.add_argument("--world", metavar="FILE",
+                        help="mcp: serve the server this world file describes (default: $AGENT_LOOP_SIM_WORLD, "
+                             "else the fixture server)")
     parser.add_argument("--host", default="127.0.0.1", help="a2a: the address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=_port, default=8765,
                         help="a2a: the port (0: any free port; the address is printed on stdout)")
@@ -30,9 +34,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.peer == "mcp":
+        from ..scenarios import read_world_file
+        from ..swap import WORLD_VARIABLE
         from . import mcp_stdio
 
-        return mcp_stdio.main()
+        world = args.world or os.environ.get(WORLD_VARIABLE)
+        return mcp_stdio.main(read_world_file("mcp", world) if world else None)
     from . import a2a_http  # needs uvicorn (the serve extra); the MCP peer needs nothing
 
     return a2a_http.main(args.host, args.port)

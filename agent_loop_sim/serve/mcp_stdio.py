@@ -113,12 +113,12 @@ def serve(stdin: BinaryIO, stdout: BinaryIO, definition: ServerDefinition = FIXT
     return 0
 
 
-def main() -> int:
+def main(definition: ServerDefinition | None = None) -> int:
     if sys.stdin is None or sys.stdout is None:  # started with `<&-` or `>&-`: no client to serve
         print("error: serve mcp: standard input and output are the client's connection, and one of them "
               "is closed", file=sys.stderr)
         return 2
     try:
-        return serve(sys.stdin.buffer, sys.stdout.buffer)
+        return serve(sys.stdin.buffer, sys.stdout.buffer, definition or FIXTURE_SERVER)
     except KeyboardInterrupt:
         return 0

@@ -22,6 +22,7 @@ from .eras import ERA_TRANSITIONS, Era, era_rules
 from .fixture import FIXTURE_SERVER
 from .releases import MCP_RELEASES
 from .server import ServerConnection
+from .world import read_world
 from .session import Observer, play_client, play_raw
 from .session import run_session as _run_with
 
@@ -45,16 +46,18 @@ __all__ = [
 ]
 
 
-def run_session(session: "Session", definition: ServerDefinition = FIXTURE_SERVER,
+def run_session(session: "Session", definition: ServerDefinition | None = None,
                 release: str | None = None, rules: frozenset[str] | None = None,
                 observe: Observer | None = None) -> list["Message"]:
-    """Play one MCP scenario session against ``definition`` (the fixture server by default), as
-    ``release`` of the SDK says it (`releases.MCP_RELEASES`), or with the wire changes ``rules``."""
+    """Play one MCP scenario session against ``definition`` (by default the session's world, or
+    the fixture server), as ``release`` of the SDK says it (`releases.MCP_RELEASES`), or with the
+    wire changes ``rules``."""
+    served = definition or session.world or FIXTURE_SERVER
     # (the table read when the session is played, not a copy taken at import: tests swap it)
-    return _run_with(session, definition, MCP_RELEASES.rules(release) if rules is None else rules, observe)
+    return _run_with(session, served, MCP_RELEASES.rules(release) if rules is None else rules, observe)
 
 
 #: Everything the project knows about MCP: its words are data (``family.json``), its rules code.
 FAMILY = Family.from_file(Path(__file__).with_name("family.json"), run_session=run_session,
                           normalise=normalise_mcp, scenario=scenario, rule_tables=era_rules,
-                          releases=MCP_RELEASES)
+                          releases=MCP_RELEASES, read_world=read_world)

@@ -151,6 +151,10 @@ class Problem:
 _INT_TEXT = re.compile(r"^\s*([+-]?[0-9]+(?:_[0-9]+)*)(?:\.0+)?\s*$")
 
 
+_TRUE_TEXT = frozenset({"1", "on", "t", "true", "y", "yes"})
+_FALSE_TEXT = frozenset({"0", "off", "f", "false", "n", "no"})
+
+
 def coerce_scalar(kind: str, value: Any) -> tuple[Any, tuple[str, str] | None]:
     """(coerced value, None) or (None, (error type, message)) for one lax-mode scalar."""
     if kind == "integer":
@@ -176,12 +180,29 @@ def coerce_scalar(kind: str, value: Any) -> tuple[Any, tuple[str, str] | None]:
             return value, None
         return None, ("string_type", "Input should be a valid string")
     if kind == "number":
-        if type(value) in (int, float) or type(value) is bool:
-            return float(value) if type(value) is bool else value, None
+        if type(value) in (int, float, bool):
+            return float(value), None
+        if isinstance(value, str):
+            try:
+                return float(value), None  # (Python's float() reads what pydantic's does: blanks, _, inf, nan)
+            except ValueError:
+                return None, ("float_parsing", "Input should be a valid number, unable to parse string as a number")
         return None, ("float_type", "Input should be a valid number")
     if kind == "boolean":
         if type(value) is bool:
             return value, None
+        if type(value) is float and not value.is_integer():
+            return None, ("bool_type", "Input should be a valid boolean")
+        if type(value) in (int, float):
+            if value in (0, 1):
+                return bool(value), None
+            return None, ("bool_parsing", "Input should be a valid boolean, unable to interpret input")
+        if isinstance(value, str):
+            if value.lower() in _TRUE_TEXT:
+                return True, None
+            if value.lower() in _FALSE_TEXT:
+                return False, None
+            return None, ("bool_parsing", "Input should be a valid boolean, unable to interpret input")
         return None, ("bool_type", "Input should be a valid boolean")
     if kind == "null":
         if value is None:

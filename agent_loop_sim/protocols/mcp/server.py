@@ -169,7 +169,7 @@ class ServerConnection:
             elif method == "ping":
                 body = {}
             elif method == "server/discover":
-                body = wire_2026_07_28.discover_result()
+                body = wire_2026_07_28.discover_result(d)
             elif method == "resources/list":
                 body = {"resources": [{"description": r.description, "mimeType": r.mime_type, "name": r.name,
                                        "uri": r.uri} for r in d.resources]}

@@ -46,7 +46,7 @@ def _sorted(value: Any) -> Any:
 def tool_listing(tool: Tool) -> dict[str, Any]:
     """A tool as ``tools/list`` shows it (cached: the same every time; callers copy before changing)."""
     listed = {"description": tool.description,
-              "inputSchema": keys_first(tool.input_schema(), ("type", "properties", "required")), "name": tool.name}
+              "inputSchema": keys_first(tool.input_schema(), ("type", "$defs", "properties", "required")), "name": tool.name}
     output = tool.output_schema()
     if output is not None:
         listed["outputSchema"] = output
@@ -62,8 +62,12 @@ def capabilities() -> dict[str, Any]:
     }
 
 
-def discover_result() -> dict[str, Any]:
-    return {"capabilities": capabilities(), "supportedVersions": list(STATELESS_VERSIONS)}
+def discover_result(server: ServerDefinition) -> dict[str, Any]:
+    body: dict[str, Any] = {"capabilities": capabilities()}
+    if server.instructions is not None:
+        body["instructions"] = server.instructions
+    body["supportedVersions"] = list(STATELESS_VERSIONS)
+    return body
 
 
 def finish(method: str, body: dict[str, Any], server: ServerDefinition) -> dict[str, Any]:

@@ -1,0 +1,195 @@
+"""``agent-loop-sim verify WORLD [SCENARIOS]``: the simulation of a user's own world, proven live.
+
+The SDK's server is built from the world file (``conformance/mcp_world.py``) and recorded live
+against the user's scenarios, or against a tour made from the world (`tour`): every era and
+mode, every listing, each tool with valid arguments and with the invalid ones its types invite,
+every resource, every prompt with and without its optional arguments, completion. The engine
+plays the same sessions against its reading of the same file, and every difference is printed
+with its session, message, JSON path and both values.
+"""
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .protocols.mcp.annotations import Kind, Param
+from .protocols.mcp.definition import ServerDefinition, Tool
+
+MODES = ("legacy", "2026-07-28", "auto")
+_SAMPLE = {"integer": 3, "number": 2.5, "string": "text", "boolean": True, "null": None}
+
+
+def sample(kind: Kind) -> Any:
+    """A value the kind accepts."""
+    if kind.name == "enum":
+        return kind.values[0]
+    if kind.name == "list":
+        return [sample(kind.of)]  # type: ignore[arg-type]
+    if kind.name == "optional":
+        return sample(kind.of)  # type: ignore[arg-type]
+    if kind.name == "model":
+        return {f.name: sample(f.kind) for f in kind.fields}
+    if kind.name == "dict":
+        return {"k": 1}
+    return _SAMPLE[kind.name]
+
+
+def valid_arguments(tool: Tool) -> dict[str, Any]:
+    return {p.name: sample(p.kind) for p in tool.params}
+
+
+def invalid_arguments(tool: Tool) -> list[dict[str, Any]]:
+    """The wrong values a tool's types invite, one at a time, then a missing and an extra argument."""
+    good = valid_arguments(tool)
+    out: list[dict[str, Any]] = []
+    for p in tool.params:
+        for bad in _invitations(p):
+            out.append({**good, p.name: bad})
+    required = [p.name for p in tool.params if p.required]
+    if required:
+        out.append({k: v for k, v in good.items() if k != required[0]})
+    out.append({**good, "unexpected": 1})
+    return out
+
+
+def _invitations(p: Param) -> list[Any]:
+    kind = p.kind.of if p.kind.name == "optional" else p.kind
+    bad: list[Any] = [None] if p.kind.name == "optional" else []
+    if kind is None:
+        return bad
+    if kind.name == "integer":
+        bad += ["3", 3.5]
+    elif kind.name == "number":
+        bad += ["2.5", "many"]
+    elif kind.name == "boolean":
+        bad += ["true", 2]
+    elif kind.name == "string":
+        bad += [5]
+    elif kind.name == "enum":
+        bad += ["not-a-choice"]
+    elif kind.name == "list":
+        bad += ["not a list", [None]]
+    elif kind.name == "model":
+        required = [f for f in kind.fields if f.required]
+        if required:
+            bad.append({f.name: sample(f.kind) for f in kind.fields if f is not required[0]})
+        bad.append("not an object")
+    return bad
+
+
+def _answers(tool_steps: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    answers: dict[str, list[dict[str, Any]]] = {}
+    for step in tool_steps:
+        if "for" in step:
+            for kind, items in _answers(step["do"]).items():
+                answers.setdefault(kind, []).extend(items)
+        elif "ask_user" in step:
+            properties = step["schema"].get("properties", {})
+            content = {name: sample(Kind(spec.get("type", "string")) if spec.get("type") in _SAMPLE else Kind("string"))
+                       for name, spec in properties.items() if isinstance(spec, dict)}
+            answers.setdefault("elicitation", []).append({"action": "accept", "content": content})
+        elif "ask_model" in step:
+            answers.setdefault("sampling", []).append(
+                {"role": "assistant", "content": {"type": "text", "text": "a short answer"}, "model": "tour-model"})
+    return answers
+
+
+def tour(world: dict[str, Any], definition: ServerDefinition) -> list[dict[str, Any]]:
+    """Sessions that visit everything ``world`` declares, in every mode."""
+    sessions: list[dict[str, Any]] = []
+    for mode in MODES:
+        slug = {"2026-07-28": "modern"}.get(mode, mode)
+        listing = [{"op": "list", "what": what} for what in ("tools", "resources", "templates", "prompts")]
+        reads = [{"op": "read", "uri": r.uri} for r in definition.resources] + [{"op": "read", "uri": "missing://x"}]
+        prompts: list[dict[str, Any]] = []
+        for p in definition.prompts:
+            needed = {a.name: "topic" for a in p.arguments if a.required}
+            prompts.append({"op": "get", "prompt": p.name, "arguments": needed})
+            if len(needed) < len(p.arguments):
+                prompts.append({"op": "get", "prompt": p.name, "arguments": {a.name: "value" for a in p.arguments}})
+            if p.arguments:
+                prompts.append({"op": "complete", "ref": {"type": "ref/prompt", "name": p.name},
+                                "argument": {"name": p.arguments[0].name, "value": "t"}})
+        sessions.append({"name": f"{slug}_listings", "family": "mcp", "mode": mode,
+                         "title": f"{mode}: every listing, resource and prompt", "actions": listing + reads + prompts})
+        for raw, tool in zip(world.get("tools", []), definition.tools):
+            answers = _answers(raw.get("steps", []))
+            calls = [{"op": "call", "tool": tool.name, "arguments": valid_arguments(tool), "progress": True}]
+            calls += [{"op": "call", "tool": tool.name, "arguments": bad} for bad in invalid_arguments(tool)]
+            session: dict[str, Any] = {"name": f"{slug}_{_slug(tool.function)}", "family": "mcp", "mode": mode,
+                                       "title": f"{mode}: {tool.name} with valid and invalid arguments",
+                                       "actions": calls}
+            if answers:
+                session["actions"] = calls[:1]  # a question is answered once; the invalid calls ask none
+                session["answers"] = answers
+                sessions.append(session)
+                session = {"name": f"{slug}_{_slug(tool.function)}_invalid", "family": "mcp", "mode": mode,
+                           "title": f"{mode}: {tool.name} with invalid arguments", "actions": calls[1:]}
+            sessions.append(session)
+    return sessions
+
+
+def _slug(name: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in name.lower())
+
+
+def tour_file(world_path: str, folder: str) -> str:
+    """A scenario file holding the tour of the world at ``world_path``, written in ``folder``."""
+    from .scenarios import read_world_file
+
+    definition = read_world_file("mcp", world_path)
+    world = json.loads(Path(world_path).read_text(encoding="utf-8"))
+    path = Path(folder) / "tour.json"
+    path.write_text(json.dumps({"recording": "verify_tour.json", "world": str(Path(world_path).resolve()),
+                                "sessions": tour(world, definition)}, indent=1), encoding="utf-8")
+    return str(path)
+
+
+def verify(project: Any, world_path: str, scenario_paths: list[str], timeout: float, jobs: int) -> int:
+    """Record the SDK's server built from the world live, play the engine, print the verdict."""
+    from .check import default_engine, live_differences
+    from .cli import record_live
+    from .recording import Recording
+    from .scenarios import load, read_world_file
+    from .transcript import Transcript
+
+    read_world_file("mcp", world_path)  # a bad world is one line before anything is recorded
+    with tempfile.TemporaryDirectory(prefix="agent-loop-sim-verify-") as folder:
+        paths = scenario_paths or [tour_file(world_path, folder)]
+        failed = 0
+        for path in paths:
+            file = load(path)
+            if file.family != "mcp":
+                print(f"{path}: skipped, verify proves MCP worlds")
+                continue
+            file = _with_world(file, world_path)
+            live = record_live(project, file, timeout, jobs)
+            engine = default_engine()
+            produced = [engine(s) for s in file.sessions]
+            played = Recording(live.family, live.sdk, live.transport, live.scenarios,
+                               [t for t in produced if isinstance(t, Transcript)])
+            diffs = live_differences(live, played)
+            count = sum(len(t.messages) for t in live.sessions)
+            if diffs:
+                failed += 1
+                print(f"DIFFERENT {world_path}: {len(diffs)} difference(s) between the live SDK and the engine "
+                      f"({len(live.sessions)} sessions, {count} messages)")
+                for d in diffs:
+                    print("  " + d.render("SDK", "engine"))
+            else:
+                print(f"same {world_path}: the engine = the live SDK ({len(live.sessions)} sessions, {count} messages)")
+        return 1 if failed else 0
+
+
+def _with_world(file: Any, world_path: str) -> Any:
+    """The scenario file with its sessions played against ``world_path`` (verify names the world)."""
+    from dataclasses import replace
+
+    from .scenarios import read_world_file
+
+    definition = read_world_file("mcp", world_path)
+    return replace(file, world=str(Path(world_path).resolve()),
+                   sessions=tuple(replace(s, world=definition) for s in file.sessions))
+
