@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ...jsonio import keys_first
+from ...jsonio import copy_json, keys_first
 from .definition import AskModel, AskUser, ServerDefinition, Tool
 from .eras import Era
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION, ProtocolError
@@ -128,8 +128,12 @@ def envelope_version(params: dict[str, Any] | None) -> str:
 
 def input_request(effect: AskUser | AskModel) -> dict[str, Any]:
     if isinstance(effect, AskUser):
-        params = {"mode": "form", "message": effect.message, "requestedSchema": effect.requested_schema}
-        return {"method": "elicitation/create", "params": _sorted(params)}
+        # The schema's own members in sorted order (the SDK's model of it); the properties as the
+        # tool gave them (a plain dict there).
+        schema = effect.requested_schema
+        requested = {k: copy_json(schema[k]) if k == "properties" else _sorted(schema[k]) for k in sorted(schema)}
+        params = {"message": effect.message, "mode": "form", "requestedSchema": requested}
+        return {"method": "elicitation/create", "params": params}
     params = {"messages": [{"role": "user", "content": {"type": "text", "text": effect.text}}],
               "maxTokens": effect.max_tokens}
     return {"method": "sampling/createMessage", "params": _sorted(params)}
