@@ -25,6 +25,7 @@ import json
 import math
 import os
 import select
+import shlex
 import signal
 import sys
 from pathlib import Path
@@ -187,8 +188,12 @@ def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int
     results = []
     for file in project.scenario_files(args.scenarios):
         command = peers[file.family]
-        live = record_live(project, file, args.timeout, args.jobs, env=swap.peer_environment(file.family, command))
         shown = {swap.MCP_PEER: "serve mcp", swap.A2A_PEER: "serve a2a"}.get(command, command)
+        if file.world is not None and command == swap.MCP_PEER:
+            # (named on its command line: the SDK's stdio client starts a server with a bare environment)
+            command = f"{command} --world {shlex.quote(str(Path(file.world).resolve()))}"
+            shown += f" --world {project.relative(file.world)}"
+        live = record_live(project, file, args.timeout, args.jobs, env=swap.peer_environment(file.family, command))
         client = {"mcp": "the SDK's client", "a2a": "the recorder's orchestrator over HTTP"}[file.family]
         results.append(_same_as_committed(project, file, live, f"{client} against `{shown}`"))
         if file.family == "mcp":

@@ -1,0 +1,153 @@
+"""World files: read with one-line errors, built into the SDK's server, and proven live (verify).
+
+The committed worlds' recordings are checked like every other (``check``, ``record --check``);
+here: what a bad world file gets, that the SDK program and the engine derive the same schemas
+and argument verdicts from every world, that ``verify`` catches an engine that answers wrongly,
+and random worlds drawn from a seed, recorded live and compared (`world_fuzz`).
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from agent_loop_sim.errors import InputError
+from agent_loop_sim.protocols.mcp import FIXTURE_SERVER
+from agent_loop_sim.protocols.mcp.definition import ArgumentsRejected
+from agent_loop_sim.protocols.mcp.fixture import FIXTURE_WORLD
+from agent_loop_sim.protocols.mcp.world import read_world
+from agent_loop_sim.verify import invalid_arguments, valid_arguments
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "conformance"))
+import mcp_world  # noqa: E402
+
+WORLDS = [FIXTURE_WORLD, *sorted((ROOT / "worlds").glob("*.json"))]
+
+
+def _cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "agent_loop_sim", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.mark.parametrize("path", WORLDS, ids=[p.stem for p in WORLDS])
+def test_the_sdk_program_and_the_engine_derive_the_same_tools(path: Path):
+    """Schemas, descriptions and every argument verdict the tour tries, from the SDK's own
+    MCPServer (built from the file) and from the engine's reading of it."""
+    raw = json.loads(path.read_text())
+    engine = read_world(raw, str(path))
+    sdk = mcp_world.build(path)
+    for tool in engine.tools:
+        sdk_tool = sdk._tool_manager.get_tool(tool.name)
+        assert tool.input_schema() == sdk_tool.parameters, tool.name
+        assert tool.output_schema() == sdk_tool.fn_metadata.output_schema, tool.name
+        assert tool.description == sdk_tool.description
+        for arguments in [valid_arguments(tool), *invalid_arguments(tool)]:
+            try:
+                expected = ("ok", sdk_tool.fn_metadata.pre_parse_json(arguments))
+                expected = ("ok", sdk_tool.fn_metadata.arg_model.model_validate(expected[1]).model_dump())
+            except ValidationError as exc:
+                expected = ("rejected", str(exc).replace("Arguments\n", "Arguments\n", 1))
+            try:
+                got = ("ok", tool.validate(arguments))
+            except ArgumentsRejected as exc:
+                got = ("rejected", str(exc))
+            if expected[0] == "ok":
+                assert got[0] == "ok", (tool.name, arguments, got)
+            else:
+                assert got == expected, (tool.name, arguments)
+
+
+def test_the_fixture_world_is_the_engines_fixture():
+    assert [t.name for t in FIXTURE_SERVER.tools] == ["add", "read_doc", "count", "delete_file", "summarise", "fail"]
+
+
+BAD_WORLDS = {
+    "unknown type": ({"tools": [{"name": "t", "params": [{"name": "a", "type": "decimal"}]}]},
+                     "$.tools[0].params[0].type", "unknown type 'decimal'"),
+    "a name that does not exist": ({"tools": [{"name": "t", "params": [{"name": "a", "type": "integer"}],
+                                               "result": {"$add": [{"$": "a"}, {"$": "b"}]}}]},
+                                   '$.tools[0].result["$add"][1]["$"]', "'b' names nothing here"),
+    "a template naming nothing": ({"tools": [{"name": "t", "result": {"$format": "{nope}"}}]},
+                                  '$.tools[0].result["$format"]', "{nope} is not a plain name"),
+    "a format spec": ({"tools": [{"name": "t", "params": [{"name": "a", "type": "integer"}],
+                                  "result": {"$format": "{a:999999999}"}}]},
+                      '$.tools[0].result["$format"]', "no format specs"),
+    "a recursive type": ({"tools": [{"name": "t", "params": [{"name": "n", "type": {"object": "Node", "fields": [
+        {"name": "child", "type": {"object": "Node"}}]}}]}]}, "$.tools[0].params[0].type.fields[0].type",
+                         "recursive and forward references are not modelled"),
+    "a hostile function name": ({"tools": [{"name": "__import__('os').system('x')"}]}, "$.tools[0].name",
+                                "must be a Python identifier"),
+    "a parameter named ctx": ({"tools": [{"name": "t", "params": [{"name": "ctx", "type": "string"}]}]},
+                              "$.tools[0].params[0].name", "not 'ctx'"),
+    "a reserved function name": ({"tools": [{"name": "types"}]}, "$.tools[0].name", "the SDK program uses itself"),
+    "10,000 tools": ({"tools": [{"name": f"t{i}"} for i in range(10_000)]}, "$.tools", "over the limit of 1,000"),
+    "an unknown step": ({"tools": [{"name": "t", "steps": [{"sleep": 5}]}]}, "$.tools[0].steps[0]",
+                        "a step is one of"),
+    "two ends": ({"tools": [{"name": "t", "result": 1, "crash": "x"}]}, "$.tools[0]", "a tool ends one way"),
+    "bad base64": ({"resources": [{"uri": "x://y", "name": "y", "blob": "%%%"}]}, "$.resources[0].blob",
+                   "not base64"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_WORLDS)
+def test_a_bad_world_is_one_line_naming_file_and_path_and_exit_2(name: str, tmp_path: Path):
+    body, path, said = BAD_WORLDS[name]
+    world = tmp_path / "world.json"
+    world.write_text(json.dumps({"kind": "mcp-server", "name": "w", "version": "1", **body}))
+    done = _cli("verify", str(world))
+    assert done.returncode == 2, (name, done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, (name, done.stderr)
+    assert str(world) in lines[0] and f"at {path}" in lines[0] and said in lines[0], (name, lines[0])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["world.json"], "nothing is written"
+
+
+def test_a_good_world_passes_the_same_reading(tmp_path: Path):
+    """The control of the test above: the fixture world is read without a word."""
+    with pytest.raises(InputError):
+        read_world({"kind": "mcp-server", "name": "w"}, "w.json")  # (missing version)
+    assert read_world(json.loads(FIXTURE_WORLD.read_text()), str(FIXTURE_WORLD)).name == "fixture-server"
+
+
+def test_the_generator_refuses_code_in_a_name():
+    """The SDK side never trusts a name it writes into the program, even if the engine did not read it first."""
+    with pytest.raises(mcp_world.WorldCodeError):
+        mcp_world.source({"name": "w", "version": "1", "tools": [{"name": "x(): pass\nimport os\ndef y"}]})
+    source = mcp_world.source({"name": "w\"); import os; (\"", "version": "1", "tools": [
+        {"name": "t", "description": "'''\nimport os\n'''", "result": "\"); import os"}]})
+    compile(source, "<world>", "exec")  # texts are literals: it compiles, and imports nothing of theirs
+    assert "\nimport os\n" not in source
+
+
+def test_verify_sees_an_engine_that_answers_wrongly(tmp_path: Path):
+    """verify can fail: the world says a + b; a copy of the checkout's engine that subtracts is
+    caught, message and path named, exit 1; the same tour against the real engine says same."""
+    world = tmp_path / "adder.json"
+    world.write_text(json.dumps({"kind": "mcp-server", "name": "adder", "version": "1", "tools": [
+        {"name": "plus", "params": [{"name": "a", "type": "integer"}, {"name": "b", "type": "integer"}],
+         "returns": "integer", "result": {"$add": [{"$": "a"}, {"$": "b"}]}}]}))
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps({"recording": "x.json", "sessions": [
+        {"name": "plus_once", "family": "mcp", "mode": "legacy", "title": "t",
+         "actions": [{"op": "call", "tool": "plus", "arguments": {"a": 2, "b": 3}}]}]}))
+    done = _cli("verify", str(world), str(scenario))
+    assert done.returncode == 0 and "same" in done.stdout, done.stdout + done.stderr
+    copy = tmp_path / "checkout"  # the sources the verdict depends on, one line of the engine changed
+    shutil.copytree(ROOT / "agent_loop_sim", copy / "agent_loop_sim", ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in ("scripts", "conformance"):
+        shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    world_py = copy / "agent_loop_sim" / "protocols" / "mcp" / "world.py"
+    text = world_py.read_text()
+    assert "            return left + right\n" in text
+    world_py.write_text(text.replace("            return left + right\n", "            return left - right\n"))
+    done = subprocess.run([sys.executable, "-m", "agent_loop_sim", "--root", str(copy), "verify", str(world),
+                           str(scenario)], cwd=copy, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "session 'plus_once', message" in done.stdout and "$.result.content[0].text: SDK \"5\", engine \"-1\"" \
+        in done.stdout, done.stdout
