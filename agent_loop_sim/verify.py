@@ -82,9 +82,9 @@ def _invitations(p: Param) -> list[Any]:
 def _answers(tool_steps: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     answers: dict[str, list[dict[str, Any]]] = {}
     for step in tool_steps:
-        if "for" in step:
+        if "for" in step:  # (a loop may ask again at each turn: enough answers for ten)
             for kind, items in _answers(step["do"]).items():
-                answers.setdefault(kind, []).extend(items)
+                answers.setdefault(kind, []).extend(items * 10)
         elif "ask_user" in step:
             properties = step["schema"].get("properties", {})
             content = {name: sample(Kind(spec.get("type", "string")) if spec.get("type") in _SAMPLE else Kind("string"))

@@ -8,6 +8,8 @@ and random worlds drawn from a seed, recorded live and compared (`world_fuzz`).
 from __future__ import annotations
 
 import json
+import os
+import random
 import shutil
 import subprocess
 import sys
@@ -23,6 +25,7 @@ from agent_loop_sim.protocols.mcp.fixture import FIXTURE_WORLD
 from agent_loop_sim.protocols.mcp.world import read_world
 from agent_loop_sim.verify import invalid_arguments, valid_arguments
 from conftest import ROOT
+import world_fuzz  # noqa: E402  (tests/ is on the path, as conftest)
 
 sys.path.insert(0, str(ROOT / "conformance"))
 import mcp_world  # noqa: E402
@@ -151,3 +154,21 @@ def test_verify_sees_an_engine_that_answers_wrongly(tmp_path: Path):
     assert done.returncode == 1, done.stdout + done.stderr
     assert "session 'plus_once', message" in done.stdout and "$.result.content[0].text: SDK \"5\", engine \"-1\"" \
         in done.stdout, done.stdout
+
+
+WORLD_FUZZ_SEED = int(os.environ.get("AGENT_LOOP_SIM_FUZZ_SEED", "7"))
+WORLD_FUZZ_COUNT = 4
+
+
+def test_random_worlds_equal_the_live_sdk(tmp_path: Path, op_histogram):
+    """Random worlds (world_fuzz) and their tours, recorded live from the SDK server built from
+    each, equal to the engine; the seed and what was drawn are printed, a failure names the world."""
+    rng = random.Random(WORLD_FUZZ_SEED)
+    worlds = [world_fuzz.random_world(rng, i) for i in range(WORLD_FUZZ_COUNT)]
+    op_histogram(f"random worlds (seed {WORLD_FUZZ_SEED}, {len(worlds)} worlds)", dict(world_fuzz.histogram(worlds)))
+    for i, world in enumerate(worlds):
+        path = tmp_path / f"random-{i}.json"
+        path.write_text(json.dumps(world, indent=1))
+        done = _cli("verify", str(path))
+        assert done.returncode == 0 and "same" in done.stdout, (
+            f"seed {WORLD_FUZZ_SEED}, world {i} ({path}):\n{json.dumps(world)}\n{done.stdout[-3000:]}{done.stderr[-2000:]}")

@@ -84,8 +84,9 @@ def field_schema(kind: Kind, defs: dict[str, Any]) -> dict[str, Any]:
     name = kind.name
     if name in SCALARS or name == "null":
         return {"type": name}
-    if name == "enum":
-        return {"enum": list(kind.values), "type": "string"}
+    if name == "enum":  # (one value: pydantic writes a constant)
+        return {"const": kind.values[0], "type": "string"} if len(kind.values) == 1 else \
+            {"enum": list(kind.values), "type": "string"}
     if name == "list":
         return {"items": field_schema(kind.of, defs), "type": "array"}  # type: ignore[arg-type]
     if name == "optional":

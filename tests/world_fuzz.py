@@ -1,0 +1,177 @@
+"""Random MCP worlds, drawn from a seed: signatures, types and behaviours from the world format.
+
+`random_world(rng, index)` is a world file's JSON: a few tools whose parameters are drawn from
+every kind the format has (scalars, enumerations, lists, optionals, defaults, nested models),
+whose steps are drawn from every step (progress with and without total and message, loops,
+questions to the user and the model, resource reads) and whose end is a result built from the
+parameters and the answers, a tool error or a crash; some text and binary resources; prompts
+with required and optional arguments. `histogram` counts what was drawn.
+"""
+from __future__ import annotations
+
+import base64
+import random
+from collections import Counter
+from typing import Any
+
+SCALARS = ["integer", "number", "string", "boolean"]
+_WORDS = ["alpha", "beta", "gamma", "delta", "omega", "sigma"]
+
+
+def _kind(rng: random.Random, depth: int = 0) -> Any:
+    roll = rng.random()
+    if roll < 0.45 or depth > 1:
+        return rng.choice(SCALARS)
+    if roll < 0.6:
+        return {"enum": rng.sample(_WORDS, rng.randint(1, 3))}
+    if roll < 0.75:
+        return {"list": _kind(rng, depth + 1)}
+    if roll < 0.88:
+        inner = _kind(rng, depth + 1)
+        return {"optional": inner if not (isinstance(inner, dict) and "optional" in inner) else "string"}
+    name = f"M{rng.randint(100, 999)}"
+    fields = [{"name": f"f{i}", "type": rng.choice(SCALARS)} for i in range(rng.randint(1, 3))]
+    if rng.random() < 0.5:
+        fields[-1]["default"] = _value(fields[-1]["type"], rng)
+    return {"object": name, "fields": fields}
+
+
+def _value(kind: Any, rng: random.Random) -> Any:
+    if kind == "integer":
+        return rng.randint(-5, 50)
+    if kind == "number":
+        return rng.choice([0.5, -2.25, 10.0, 3])
+    if kind == "string":
+        return rng.choice(_WORDS)
+    if kind == "boolean":
+        return rng.random() < 0.5
+    if "enum" in kind:
+        return rng.choice(kind["enum"])
+    if "list" in kind:
+        return [_value(kind["list"], rng) for _ in range(rng.randint(0, 2))]
+    if "optional" in kind:
+        return None if rng.random() < 0.5 else _value(kind["optional"], rng)
+    return {f["name"]: _value(f["type"], rng) for f in kind["fields"]}
+
+
+def _ref(names: list[str], rng: random.Random) -> Any:
+    return {"$": rng.choice(names)} if names else rng.choice(_WORDS)
+
+
+def _steps(rng: random.Random, names: list[str], ints: list[str], depth: int = 0) -> tuple[list[dict], list[str]]:
+    steps: list[dict] = []
+    names = list(names)
+    for _ in range(rng.randint(0, 3)):
+        roll = rng.random()
+        if roll < 0.3:
+            step: dict[str, Any] = {"progress": rng.randint(0, 5)}
+            if rng.random() < 0.5:
+                step["total"] = 5
+            if rng.random() < 0.5:
+                step["message"] = {"$format": "step of " + ("{%s}" % names[0] if names else "work")}
+            steps.append(step)
+        elif roll < 0.45 and depth == 0:
+            var = f"i{rng.randint(0, 9)}"
+            end: Any = rng.randint(0, 3)
+            inner, _ = _steps(rng, names + [var], ints, depth + 1)
+            steps.append({"for": var, "from": 1, "to": end, "do": inner or [{"progress": {"$": var}}]})
+        elif roll < 0.6:
+            key = f"user{len(steps)}"
+            steps.append({"ask_user": key, "message": {"$format": "Sure about " + ("{%s}" % names[0] if names else "it")
+                                                       + "?"},
+                          "schema": {"type": "object", "properties": {"sure": {"type": "boolean"}},
+                                     "required": ["sure"]}})
+            names.append(key)
+        elif roll < 0.75:
+            key = f"model{len(steps)}"
+            steps.append({"ask_model": key, "text": {"$format": "Think about " + ("{%s}" % names[0] if names else "it")},
+                          "max_tokens": rng.randint(5, 60)})
+            names.append(key)
+        else:
+            key = f"doc{len(steps)}"
+            steps.append({"read": rng.choice(["res://text", "res://bin", "res://missing"]), "as": key})
+            names.append(key)
+    return steps, names
+
+
+def _result(rng: random.Random, returns: Any, params: list[dict], names: list[str]) -> Any:
+    same = [p["name"] for p in params if p["type"] == returns]
+    roll = rng.random()
+    if same and roll < 0.4:
+        return {"$": rng.choice(same)}
+    if returns == "string":
+        return {"$format": " / ".join("{%s}" % n for n in names[:3]) or "nothing"}
+    if returns == "integer" and roll < 0.7:
+        ints = [p["name"] for p in params if p["type"] == "integer"]
+        return {"$add": [{"$": ints[0]}, 1]} if ints else {"$len": {"$format": "{%s}" % names[0]}} if names else 0
+    if returns == "object":
+        return {"names": [_ref(names, rng) for _ in range(2)], "count": len(names)}
+    if returns == "null" or returns is None:
+        return None
+    if rng.random() < 0.1:  # a value the return annotation refuses: the SDK's output model crashes the tool
+        return {"wrong": True}
+    return _value(returns, rng)
+
+
+def random_world(rng: random.Random, index: int) -> dict[str, Any]:
+    tools = []
+    for t in range(rng.randint(1, 4)):
+        params: list[dict] = []
+        for i in range(rng.randint(0, 4)):
+            param: dict[str, Any] = {"name": f"p{i}", "type": _kind(rng)}
+            after_default = any("default" in q or isinstance(q["type"], dict) and "optional" in q["type"] for q in params)
+            if after_default or rng.random() < 0.25:
+                param["default"] = _value(param["type"], rng)
+            params.append(param)
+        names = [p["name"] for p in params]
+        steps, names = _steps(rng, names, [p["name"] for p in params if p["type"] == "integer"])
+        returns = rng.choice(SCALARS + ["object", "null", None, _kind(rng)])
+        tool: dict[str, Any] = {"name": f"tool_{t}" if rng.random() < 0.8 else f"tool-{t}.v{t}", "function": f"tool_{t}",
+                                "description": f"Random tool {t} of world {index}.", "params": params}
+        if returns is not None:
+            tool["returns"] = returns
+        if steps:
+            tool["steps"] = steps
+        end = rng.random()
+        if end < 0.8:
+            tool["result"] = _result(rng, returns, params, names)
+        elif end < 0.9:
+            tool["tool_error"] = {"$format": "refused: " + " ".join("{%s}" % n for n in names[:2])}
+        else:
+            tool["crash"] = "broken"
+        tools.append(tool)
+    prompts = [{"name": f"prompt_{i}", "description": "A prompt.",
+                "arguments": [{"name": "topic"}, {"name": "tone", "required": rng.random() < 0.5}],
+                "text": {"$format": "Write about {topic} ({tone})"}} for i in range(rng.randint(0, 2))]
+    return {"kind": "mcp-server", "name": f"random-{index}", "version": f"0.{index}.0", "tools": tools,
+            "resources": [{"uri": "res://text", "name": "text", "text": "some text"},
+                          {"uri": "res://bin", "name": "bin", "mime_type": "application/octet-stream",
+                           "blob": base64.b64encode(bytes(range(rng.randint(0, 6)))).decode()}],
+            "prompts": prompts}
+
+
+def histogram(worlds: list[dict[str, Any]]) -> Counter:
+    """What the worlds drew: each parameter kind, return kind, step and end."""
+    drawn: Counter = Counter()
+
+    def kind_name(kind: Any) -> str:
+        return kind if isinstance(kind, str) else next(iter(k for k in kind if k != "fields"))
+
+    def walk_steps(steps: list[dict]) -> None:
+        for step in steps:
+            name = next(k for k in ("progress", "for", "ask_user", "ask_model", "read") if k in step)
+            drawn[f"step {name}"] += 1
+            if name == "for":
+                walk_steps(step["do"])
+
+    for world in worlds:
+        for tool in world["tools"]:
+            for p in tool["params"]:
+                drawn[f"param {kind_name(p['type'])}"] += 1
+                if "default" in p:
+                    drawn["param default"] += 1
+            drawn[f"returns {kind_name(tool['returns']) if 'returns' in tool else 'nothing'}"] += 1
+            walk_steps(tool.get("steps", []))
+            drawn[f"end {next((k for k in ('result', 'tool_error', 'crash') if k in tool), 'none')}"] += 1
+        drawn["prompts"] += len(world["prompts"])
+    return drawn
