@@ -24,7 +24,7 @@ def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, tim
 def project_copy(tmp_path: Path) -> Path:
     """A copy of what the engine and the recorders need: the package, data and scripts."""
     dest = tmp_path / "project"
-    for name in ("agent_loop_sim", "scenarios", "recordings", "scripts", "conformance"):
+    for name in ("agent_loop_sim", "scenarios", "recordings", "scripts", "conformance", "worlds"):
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
     return dest
 

@@ -35,7 +35,7 @@ def sandbox(tmp_path_factory) -> Path:
     """A git checkout of what the CLI and the recorders need (releases other than the pinned are
     left out: the cases that record name ``--release`` of the pinned one)."""
     root = tmp_path_factory.mktemp("faults") / "project"
-    for name in ("agent_loop_sim", "scenarios", "recordings", "scripts", "conformance"):
+    for name in ("agent_loop_sim", "scenarios", "recordings", "scripts", "conformance", "worlds"):
         shutil.copytree(ROOT / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / ".gitignore", root / ".gitignore")
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]

@@ -79,7 +79,7 @@ def test_a_difference_no_change_explains_stops_the_build():
 def test_the_site_refuses_a_release_recording_the_engine_does_not_say(tmp_path):
     import shutil
     dest = tmp_path / "p"
-    for name in ("scenarios", "recordings", "conformance"):
+    for name in ("scenarios", "recordings", "conformance", "worlds"):
         shutil.copytree(ROOT / name, dest / name)
     path = dest / "recordings" / "a2a-sdk-1.3.0" / "a2a_sdk_exchanges_releases.json"
     data = json.loads(path.read_text())

@@ -149,7 +149,7 @@ def test_each_build_reloads_the_projects_modules(seed_build, tmp_path):
 
 
 def test_build_pages_writes_markdown_or_nothing(tmp_path, capsys):
-    project = consistent_copy(tmp_path / "project", ("scenarios", "recordings", "conformance"))
+    project = consistent_copy(tmp_path / "project", ("scenarios", "recordings", "conformance", "worlds"))
     committed = recorded_sessions(project / "recordings")
     out = tmp_path / "out"
     build_pages(Project(project), out, replay(committed))

@@ -39,6 +39,8 @@ from .pages import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, eras_p
 from .beside import Beside
 from .releases import release_pages, releases_page
 from .report import report_json
+from .worlds import INDEX as WORLDS_INDEX
+from .worlds import render_worlds
 from .sources import (FORMAT_PAGE, SERVERS_PAGE, reference_modules, reference_page, render_format,
                       render_reference, render_reference_index, render_servers)
 
@@ -210,15 +212,19 @@ def _other_half(project: Project, ctx: Context, checked: list[FindingResult], ru
     urls = {name: page_url(path, ctx.directory_urls) for name, path in ctx.pages.items()}
     report_file = json.dumps(report_json(report, urls, [r.to_dict() for r in checked]), indent=2, ensure_ascii=False) + "\n"
     exports = export_files(report, lambda s, exports: _memo_page(memo, project, ctx, s, None, "exports", exports))
-    return _OtherHalf(releases, _reference(project, report.families) if reference else None, report_file, exports)
+    return _OtherHalf(releases, _reference(project, report.families, files or []) if reference else None, report_file,
+                      exports)
 
 
-def _reference(project: Project, families: list[str]) -> tuple[dict[str, str], Any, list[str]]:
-    """The reference pages (what the site is made from: the fixture servers, the scenario format,
-    the architecture, the API), their entry in the navigation and the problems reading them."""
+def _reference(project: Project, families: list[str], files: list[ScenarioFile]) -> tuple[dict[str, str], Any, list[str]]:
+    """The reference pages (what the site is made from: the fixture servers, the worlds, the scenario
+    format, the architecture, the API), their entry in the navigation and the problems reading them."""
     pages: dict[str, str] = {}
     text, problems = render_servers(project, families)
     pages[SERVERS_PAGE] = text
+    world_pages, world_problems = render_worlds(project, files)
+    pages.update(world_pages)
+    problems += world_problems
     pages[FORMAT_PAGE] = render_format(families)
     pages[ARCHITECTURE_PAGE] = render_architecture()  # (it imports every module, to read its docstring)
     pages[PEERS_PAGE] = render_peers()
@@ -227,7 +233,10 @@ def _reference(project: Project, families: list[str]) -> tuple[dict[str, str], A
     for module in modules:
         pages[reference_page(module)] = render_reference(module)
     nav = {"Reference": [
-        {"Fixture servers": SERVERS_PAGE}, {"Scenario format": FORMAT_PAGE}, {"Architecture": ARCHITECTURE_PAGE},
+        {"Fixture servers": SERVERS_PAGE},
+        {"World files": [WORLDS_INDEX] + [{p.removeprefix("worlds/").removesuffix(".md"): p}
+                                          for p in world_pages if p != WORLDS_INDEX]},
+        {"Scenario format": FORMAT_PAGE}, {"Architecture": ARCHITECTURE_PAGE},
         {"Use the simulator in your tests": PEERS_PAGE},
         {"API reference": [REFERENCE_INDEX] + [{m.removeprefix("agent_loop_sim."): reference_page(m)} for m in modules]}]}
     return pages, nav, problems

@@ -1,0 +1,134 @@
+"""The world pages: the world file format, and a page per world (what it declares, the SDK
+program it becomes, the sessions recorded against it).
+
+The format is the world module's own docstring and the annotation table of ``annotations``; the
+program is what ``conformance/mcp_world.py`` writes, read here as the recorder reads it; the
+declarations are the engine's reading of each file. Nothing is written twice.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..jsonio import load_json
+from ..project import Project
+from ..protocols.mcp import annotations as mcp_annotations
+from ..protocols.mcp import world as mcp_world_format
+from ..protocols.mcp.annotations import Kind
+from ..protocols.mcp.definition import ServerDefinition
+from ..protocols.mcp.fixture import FIXTURE_WORLD
+from ..scenarios import ScenarioFile
+from .markdown import code, fence, table, text
+from .pages import link, session_page
+from .sources import docstring_markdown
+
+INDEX = "worlds/index.md"
+
+
+def world_page(stem: str) -> str:
+    return f"worlds/{stem}.md"
+
+
+def world_paths(project: Project) -> list[Path]:
+    """The fixture world first, then every world in ``worlds/``."""
+    return [FIXTURE_WORLD, *sorted((project.root / "worlds").glob("*.json"))]
+
+
+def _generator(project: Project) -> Any:
+    """``conformance/mcp_world.py``, the SDK side's writer (it imports no SDK until a server is built)."""
+    spec = importlib.util.spec_from_file_location("mcp_world", project.root / "conformance" / "mcp_world.py")
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def kind_text(kind: Kind | None) -> str:
+    """A kind as the Python annotation it becomes."""
+    if kind is None:
+        return "(none)"
+    name = kind.name
+    scalars = {"integer": "int", "number": "float", "string": "str", "boolean": "bool", "null": "None", "dict": "dict"}
+    if name in scalars:
+        return scalars[name]
+    if name == "enum":
+        return f"Literal[{', '.join(repr(v) for v in kind.values)}]"
+    if name == "list":
+        return f"list[{kind_text(kind.of)}]"
+    if name == "optional":
+        return f"{kind_text(kind.of)} | None"
+    return kind.model
+
+
+def render_worlds(project: Project, files: list[ScenarioFile]) -> tuple[dict[str, str], list[str]]:
+    """The format page and one page per world; the problems reading them."""
+    problems: list[str] = []
+    pages: dict[str, str] = {}
+    entries: list[list[str]] = []
+    generator = _generator(project)
+    for path in world_paths(project):
+        stem = path.stem
+        try:
+            raw = load_json(path)
+            definition = mcp_world_format.read_world(raw, str(path))
+        except InputError as exc:
+            problems.append(str(exc))
+            continue
+        where = project.relative(path)
+        sessions = [s for f in files if f.world and Path(f.world).resolve() == path.resolve() for s in f.sessions]
+        if path == FIXTURE_WORLD:
+            sessions = [s for f in files if f.family == "mcp" and f.world is None for s in f.sessions]
+        pages[world_page(stem)] = _world_page(stem, where, raw, definition, generator.source(raw), sessions)
+        entries.append([f"[{text(definition.name)}]({link(INDEX, world_page(stem))})", code(str(where)),
+                        text(raw.get("about", "")), str(len(sessions))])
+    lines = ["# World files", "",
+             "A world file describes an MCP server as data, as a user of the SDK's `MCPServer` declares one. "
+             "The engine simulates it (`run`, `check`, `serve mcp --world FILE`), the recorders build the "
+             "real SDK server from the same file, and `python -m agent_loop_sim verify WORLD [SCENARIOS]` "
+             "proves the two equal on the user's own sessions or on a tour made from the world.", "",
+             table(["world", "file", "what it shows", "sessions recorded"], entries), "",
+             "## The format", "", docstring_markdown(mcp_world_format.__doc__), "",
+             "## Types", "", docstring_markdown(mcp_annotations.__doc__), ""]
+    pages[INDEX] = "\n".join(lines)
+    return pages, problems
+
+
+def _world_page(stem: str, where: str, raw: dict[str, Any], definition: ServerDefinition, program: str,
+                sessions: list[Any]) -> str:
+    page = world_page(stem)
+    lines = [f"# {text(definition.name)} {text(definition.version)}", "", text(raw.get("about", "")), "",
+             f"Read from `{where}`.", ""]
+    if definition.tools:
+        rows = []
+        for tool in definition.tools:
+            params = ", ".join(f"{p.name}: {kind_text(p.kind)}" + ("" if p.required else " = …") for p in tool.params)
+            ends = next((k for k in ("result", "tool_error", "crash") if k in _tool_raw(raw, tool.name)), "returns None")
+            steps = ", ".join(next(iter(s)) for s in _tool_raw(raw, tool.name).get("steps", [])) or "—"
+            rows.append([code(tool.name), code(params or "()"), code(kind_text(tool.returns)), text(steps), text(ends)])
+        lines += ["## Tools", "", table(["tool", "parameters", "returns", "steps", "ends with"], rows), ""]
+    if definition.resources:
+        lines += ["## Resources", "", table(["URI", "name", "MIME type", "content"],
+                                            [[code(r.uri), text(r.name), code(r.mime_type),
+                                              "binary" if r.blob is not None else "text"]
+                                             for r in definition.resources]), ""]
+    if definition.prompts:
+        lines += ["## Prompts", "", table(["prompt", "arguments"],
+                                          [[code(p.name), text(", ".join(a.name + ("" if a.required else " (optional)")
+                                                                         for a in p.arguments) or "—")]
+                                           for p in definition.prompts]), ""]
+    lines += ["## Its sessions", ""]
+    if sessions:
+        lines += [f"- [{code(s.name)}]({link(page, session_page(s.family, s.name))}): {text(s.title)}" for s in sessions]
+    else:
+        lines.append("No committed session is recorded against it yet.")
+    lines += ["", "## The SDK program it becomes", "",
+              "What `conformance/mcp_world.py` writes for this file, and the recorders run:", "",
+              fence(program.rstrip("\n"), "python"), "",
+              "## The file", "", fence(json.dumps(raw, indent=2, ensure_ascii=False), "json"), ""]
+    return "\n".join(lines)
+
+
+def _tool_raw(raw: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(t for t in raw.get("tools", []) if t.get("name") == name)
