@@ -189,7 +189,7 @@ def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int
     for file in project.scenario_files(args.scenarios):
         command = peers[file.family]
         shown = {swap.MCP_PEER: "serve mcp", swap.A2A_PEER: "serve a2a"}.get(command, command)
-        if file.world is not None and command == swap.MCP_PEER:
+        if file.world is not None and command in (swap.MCP_PEER, swap.A2A_PEER):
             # (named on its command line: the SDK's stdio client starts a server with a bare environment)
             command = f"{command} --world {shlex.quote(str(Path(file.world).resolve()))}"
             shown += f" --world {project.relative(file.world)}"

@@ -128,20 +128,17 @@ def load(path: str | Path) -> ScenarioFile:
     world = None
     if "world" in data:
         world = str(Path(source).parent / data["world"])
-        definition = read_world_file(sessions[0].family, world, source)
+        definition = read_world_file(sessions[0].family, world)
         sessions = tuple(replace(s, world=definition) for s in sessions)
     return ScenarioFile(path=source, recording=data["recording"], sessions=sessions, world=world)
 
 
-def read_world_file(family: str, path: str, source: str | None = None) -> Any:
-    """The world file at ``path`` as ``family``'s model reads it (``source``: the file naming it)."""
+def read_world_file(family: str, path: str) -> Any:
+    """The world file at ``path`` as ``family``'s model reads it: its problems name the world file
+    and the JSON path in it."""
     from .protocols import FAMILIES  # imported here: the protocol packages import this module
 
-    reader = FAMILIES[family].read_world
-    if reader is None:
-        raise InputError(f"a world for {FAMILIES[family].title} is not modelled yet (only the fixture agent)",
-                         file=source, path="$.world")
-    return reader(load_json(path), path)  # (its problems name the world file and the JSON path in it)
+    return FAMILIES[family].read_world(load_json(path), path)
 
 
 def load_many(paths: list[str | Path]) -> list[ScenarioFile]:

@@ -131,19 +131,100 @@ def tour(world: dict[str, Any], definition: ServerDefinition) -> list[dict[str, 
     return sessions
 
 
+# --- A2A agents ---------------------------------------------------------------------------------
+
+_WAITING = ("input_required", "auth_required")
+
+
+def _holds(when: Any, text: str) -> bool:
+    if when == "otherwise":
+        return True
+    (key, value), = when.items()
+    return text.startswith(value) if key == "starts_with" else key == "is" and text == value
+
+
+def _text_for(rules: list[dict[str, Any]], index: int) -> str | None:
+    """A user text whose first matching rule is rule ``index`` (None if no text reaches it)."""
+    when = rules[index]["when"]
+    candidates = ["plan something", "0", "zz top"]
+    if isinstance(when, dict) and "starts_with" in when:
+        candidates = [when["starts_with"] + ("Lisbon" if when["starts_with"].endswith(" ") else " Lisbon")]
+    elif isinstance(when, dict) and "is" in when:
+        candidates = [when["is"]]
+    for text in candidates:
+        if next((i for i, r in enumerate(rules) if _holds(r["when"], text)), None) == index:
+            return text
+    return None
+
+
+def agent_tour(world: dict[str, Any]) -> list[dict[str, Any]]:
+    """Sessions that reach every first-message rule of an agent, blocking and streamed, with a
+    follow-up where the task waits, a cancel, a subscription, a listing and the card."""
+    sessions: list[dict[str, Any]] = []
+    texts = []
+    for i, rule in enumerate(world["first_message"]):
+        text = _text_for(world["first_message"], i)
+        if text is None:
+            continue
+        texts.append(text)
+        statuses = [step["status"] for step in rule["do"] if "status" in step]
+        waits = bool(statuses) and statuses[-1] in _WAITING
+        for stream in (False, True):
+            send: dict[str, Any] = {"op": "send", "text": text}
+            steps: list[dict[str, Any]] = [{"op": "card"}, {**send, "stream": True} if stream else send]
+            if any("create_task" in step for step in rule["do"]):
+                steps.append({"op": "get"})
+            if waits:
+                follow = {"op": "send", "text": "yes please", "task": "current"}
+                steps += [{**follow, "stream": True} if stream else follow, {"op": "get"}]
+            sessions.append({"name": f"rule_{i}_{'streamed' if stream else 'blocking'}", "family": "a2a",
+                             "title": f"{'Streamed' if stream else 'Blocking'}: {text!r} (rule {i + 1})",
+                             "steps": steps})
+        if waits:
+            sessions.append({"name": f"rule_{i}_cancelled", "family": "a2a",
+                             "title": f"{text!r} (rule {i + 1}), cancelled while it waits, then read",
+                             "steps": [{"op": "send", "text": text}, {"op": "cancel"}, {"op": "get"}]})
+            sessions.append({"name": f"rule_{i}_subscribed", "family": "a2a",
+                             "title": f"{text!r} (rule {i + 1}), subscribed to while it waits",
+                             "steps": [{"op": "send", "text": text}, {"op": "subscribe"}]})
+    sessions.append({"name": "every_rule_listed", "family": "a2a", "title": "A message for every rule, then the tasks listed",
+                     "steps": [{"op": "send", "text": t} for t in texts] + [{"op": "list"}]})
+    return sessions
+
+
 def _slug(name: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in name.lower())
 
 
-def tour_file(world_path: str, folder: str) -> str:
-    """A scenario file holding the tour of the world at ``world_path``, written in ``folder``."""
+def family_of(world_path: str) -> str:
+    """The family a world file is of, by its ``kind`` (one line and exit 2 for anything else)."""
+    from .errors import InputError
+    from .jsonio import load_json
+
+    raw = load_json(world_path)
+    kind = raw.get("kind") if isinstance(raw, dict) else None
+    family = {"mcp-server": "mcp", "a2a-agent": "a2a"}.get(kind) if isinstance(kind, str) else None
+    if family is None:
+        raise InputError(f"a world's kind is \"mcp-server\" or \"a2a-agent\", not {kind!r}", file=world_path,
+                         path="$.kind")
+    return family
+
+
+def world_tour(world_path: str) -> list[dict[str, Any]]:
+    """The tour of the world at ``world_path`` (after reading it as the engine does)."""
     from .scenarios import read_world_file
 
-    definition = read_world_file("mcp", world_path)
+    family = family_of(world_path)
+    read = read_world_file(family, world_path)
     world = json.loads(Path(world_path).read_text(encoding="utf-8"))
+    return tour(world, read) if family == "mcp" else agent_tour(world)
+
+
+def tour_file(world_path: str, folder: str) -> str:
+    """A scenario file holding the tour of the world at ``world_path``, written in ``folder``."""
     path = Path(folder) / "tour.json"
     path.write_text(json.dumps({"recording": "verify_tour.json", "world": str(Path(world_path).resolve()),
-                                "sessions": tour(world, definition)}, indent=1), encoding="utf-8")
+                                "sessions": world_tour(world_path)}, indent=1), encoding="utf-8")
     return str(path)
 
 
@@ -152,18 +233,19 @@ def verify(project: Any, world_path: str, scenario_paths: list[str], timeout: fl
     from .check import default_engine, live_differences
     from .cli import record_live
     from .recording import Recording
+    from .errors import InputError
     from .scenarios import load, read_world_file
     from .transcript import Transcript
 
-    read_world_file("mcp", world_path)  # a bad world is one line before anything is recorded
+    family = family_of(world_path)
+    read_world_file(family, world_path)  # a bad world is one line before anything is recorded
     with tempfile.TemporaryDirectory(prefix="agent-loop-sim-verify-") as folder:
         paths = scenario_paths or [tour_file(world_path, folder)]
         failed = 0
         for path in paths:
             file = load(path)
-            if file.family != "mcp":
-                print(f"{path}: skipped, verify proves MCP worlds")
-                continue
+            if file.family != family:
+                raise InputError(f"its sessions are {file.family} sessions, and the world is of {family}", file=path)
             file = _with_world(file, world_path)
             live = record_live(project, file, timeout, jobs)
             engine = default_engine()
@@ -189,7 +271,7 @@ def _with_world(file: Any, world_path: str) -> Any:
 
     from .scenarios import read_world_file
 
-    definition = read_world_file("mcp", world_path)
+    definition = read_world_file(file.family, world_path)
     return replace(file, world=str(Path(world_path).resolve()),
                    sessions=tuple(replace(s, world=definition) for s in file.sessions))
 

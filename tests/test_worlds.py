@@ -30,7 +30,8 @@ import world_fuzz  # noqa: E402  (tests/ is on the path, as conftest)
 sys.path.insert(0, str(ROOT / "conformance"))
 import mcp_world  # noqa: E402
 
-WORLDS = [FIXTURE_WORLD, *sorted((ROOT / "worlds").glob("*.json"))]
+WORLDS = [p for p in [FIXTURE_WORLD, *sorted((ROOT / "worlds").glob("*.json"))]
+          if json.loads(p.read_text())["kind"] == "mcp-server"]
 
 
 def _cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
@@ -172,3 +173,41 @@ def test_random_worlds_equal_the_live_sdk(tmp_path: Path, op_histogram):
         done = _cli("verify", str(path))
         assert done.returncode == 0 and "same" in done.stdout, (
             f"seed {WORLD_FUZZ_SEED}, world {i} ({path}):\n{json.dumps(world)}\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
+
+
+BAD_AGENTS = {
+    "an unknown state": ({"first_message": [{"when": "otherwise", "do": [{"status": "sleeping"}]}]},
+                         '$.first_message[0].do[0].status', "'sleeping' is not one of"),
+    "a template naming nothing": ({"first_message": [{"when": "otherwise", "do": [{"reply": "{user}"}]}]},
+                                  '$.first_message[0].do[0].reply', "{user} is not {text} or {subject}"),
+    "an unknown condition": ({"first_message": [{"when": {"contains": "x"}, "do": []}]},
+                             '$.first_message[0].when', "unknown condition 'contains'"),
+    "a card without a path": ({"card": {"name": "a", "description": "d", "version": "1", "url": "ftp://x"}},
+                              '$.card.url', "http(s) address"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_AGENTS)
+def test_a_bad_agent_world_is_one_line_naming_file_and_path_and_exit_2(name: str, tmp_path: Path):
+    body, path, said = BAD_AGENTS[name]
+    world = tmp_path / "agent.json"
+    good = {"kind": "a2a-agent", "card": {"name": "a", "description": "d", "version": "1", "url": "https://a.example/rpc"},
+            "first_message": [{"when": "otherwise", "do": [{"reply": "hi"}]}]}
+    world.write_text(json.dumps({**good, **body}))
+    for command in (("verify", str(world)), ("serve", "a2a", "--world", str(world), "--port", "0")):
+        done = _cli(*command)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1, (name, command, done.stderr)
+        assert str(world) in lines[0] and f"at {path}" in lines[0] and said in lines[0], (name, lines[0])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["agent.json"], "nothing is written"
+    world.write_text(json.dumps(good))  # the control: the same file without the fault is read
+    from agent_loop_sim.protocols.a2a.world import read_world as read_agent
+
+    assert read_agent(json.loads(world.read_text()), str(world))[0].name == "a"
+
+
+def test_a_world_of_the_wrong_kind_is_one_line(tmp_path: Path):
+    world = tmp_path / "w.json"
+    world.write_text(json.dumps({"kind": "graphql-server"}))
+    done = _cli("verify", str(world))
+    assert done.returncode == 2 and "$.kind" in done.stderr and "mcp-server" in done.stderr, done.stderr

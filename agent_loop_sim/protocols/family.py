@@ -60,8 +60,8 @@ class Family:
     mode_notes: dict[str, str] = field(default_factory=dict)  #: what each session mode means
     rule_tables: Callable[[], list[RuleTable]] = list  #: the engine's own tables, for the site
     releases: Releases | None = None  #: the SDK releases the model speaks (the pinned one first)
-    #: a world file's JSON and its path -> what ``run_session`` plays against (None: no worlds yet)
-    read_world: Callable[[Any, str], Any] | None = None
+    #: a world file's JSON and its path -> what ``run_session`` plays against (``Session.world``)
+    read_world: Callable[[Any, str], Any] = lambda raw, source: None
 
     @classmethod
     def from_file(cls, path: Path, **code: Any) -> "Family":

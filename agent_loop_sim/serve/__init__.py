@@ -25,21 +25,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("peer", choices=("mcp", "a2a"),
                         help="mcp: the fixture server over stdio; a2a: the research agent over HTTP")
     parser.add_argument("--world", metavar="FILE",
-                        help="mcp: serve the server this world file describes (default: $AGENT_LOOP_SIM_WORLD, "
-                             "else the fixture server)")
+                        help="serve the server or agent this world file describes (default: $AGENT_LOOP_SIM_WORLD, "
+                             "else the fixture server or the research agent)")
     parser.add_argument("--host", default="127.0.0.1", help="a2a: the address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=_port, default=8765,
                         help="a2a: the port (0: any free port; the address is printed on stdout)")
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..scenarios import read_world_file
+    from ..swap import WORLD_VARIABLE
+
+    path = args.world or os.environ.get(WORLD_VARIABLE)
+    world = read_world_file(args.peer, path) if path else None  # (a bad world is one line before anything is served)
     if args.peer == "mcp":
-        from ..scenarios import read_world_file
-        from ..swap import WORLD_VARIABLE
         from . import mcp_stdio
 
-        world = args.world or os.environ.get(WORLD_VARIABLE)
-        return mcp_stdio.main(read_world_file("mcp", world) if world else None)
+        return mcp_stdio.main(world)
+    from ..protocols.a2a import Agent
     from . import a2a_http  # needs uvicorn (the serve extra); the MCP peer needs nothing
 
-    return a2a_http.main(args.host, args.port)
+    return a2a_http.main(args.host, args.port, a2a_http.AgentApp(Agent(*world)) if world else None)

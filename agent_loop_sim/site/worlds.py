@@ -19,6 +19,9 @@ from ..protocols.mcp import annotations as mcp_annotations
 from ..protocols.mcp import world as mcp_world_format
 from ..protocols.mcp.annotations import Kind
 from ..protocols.mcp.definition import ServerDefinition
+from ..protocols.a2a import world as a2a_world_format
+from ..protocols.a2a.research import RESEARCH_WORLD
+from ..protocols.a2a.states import TERMINAL
 from ..protocols.mcp.fixture import FIXTURE_WORLD
 from ..scenarios import ScenarioFile
 from .markdown import code, fence, table, text
@@ -33,8 +36,8 @@ def world_page(stem: str) -> str:
 
 
 def world_paths(project: Project) -> list[Path]:
-    """The fixture world first, then every world in ``worlds/``."""
-    return [FIXTURE_WORLD, *sorted((project.root / "worlds").glob("*.json"))]
+    """The fixtures' worlds first, then every world in ``worlds/``."""
+    return [FIXTURE_WORLD, RESEARCH_WORLD, *sorted((project.root / "worlds").glob("*.json"))]
 
 
 def _generator(project: Project) -> Any:
@@ -72,25 +75,35 @@ def render_worlds(project: Project, files: list[ScenarioFile]) -> tuple[dict[str
         stem = path.stem
         try:
             raw = load_json(path)
-            definition = mcp_world_format.read_world(raw, str(path))
+            agent = isinstance(raw, dict) and raw.get("kind") == a2a_world_format.KIND
+            read = (a2a_world_format if agent else mcp_world_format).read_world(raw, str(path))
         except InputError as exc:
             problems.append(str(exc))
             continue
         where = project.relative(path)
         sessions = [s for f in files if f.world and Path(f.world).resolve() == path.resolve() for s in f.sessions]
-        if path == FIXTURE_WORLD:
-            sessions = [s for f in files if f.family == "mcp" and f.world is None for s in f.sessions]
-        pages[world_page(stem)] = _world_page(stem, where, raw, definition, generator.source(raw), sessions)
-        entries.append([f"[{text(definition.name)}]({link(INDEX, world_page(stem))})", code(str(where)),
-                        text(raw.get("about", "")), str(len(sessions))])
+        if path in (FIXTURE_WORLD, RESEARCH_WORLD):
+            family = "a2a" if agent else "mcp"
+            sessions = [s for f in files if f.family == family and f.world is None for s in f.sessions]
+        if agent:
+            pages[world_page(stem)] = _agent_page(stem, where, raw, read, sessions)
+            name = read[0].name
+        else:
+            pages[world_page(stem)] = _world_page(stem, where, raw, read, generator.source(raw), sessions)
+            name = read.name
+        entries.append([f"[{text(name)}]({link(INDEX, world_page(stem))})", "A2A agent" if agent else "MCP server",
+                        code(str(where)), text(raw.get("about", "")), str(len(sessions))])
     lines = ["# World files", "",
-             "A world file describes an MCP server as data, as a user of the SDK's `MCPServer` declares one. "
-             "The engine simulates it (`run`, `check`, `serve mcp --world FILE`), the recorders build the "
-             "real SDK server from the same file, and `python -m agent_loop_sim verify WORLD [SCENARIOS]` "
-             "proves the two equal on the user's own sessions or on a tour made from the world.", "",
-             table(["world", "file", "what it shows", "sessions recorded"], entries), "",
-             "## The format", "", docstring_markdown(mcp_world_format.__doc__), "",
-             "## Types", "", docstring_markdown(mcp_annotations.__doc__), ""]
+             "A world file describes an MCP server (as a user of the SDK's `MCPServer` declares one) or an "
+             "A2A agent (its card, and what its executor does with each message) as data. The engine "
+             "simulates it (`run`, `check`, `serve mcp --world FILE`, `serve a2a --world FILE`), the "
+             "recorders build the real SDK server or agent from the same file, and "
+             "`python -m agent_loop_sim verify WORLD [SCENARIOS]` proves the two equal on the user's own "
+             "sessions or on a tour made from the world.", "",
+             table(["world", "kind", "file", "what it shows", "sessions recorded"], entries), "",
+             "## MCP servers", "", docstring_markdown(mcp_world_format.__doc__), "",
+             "### Types", "", docstring_markdown(mcp_annotations.__doc__), "",
+             "## A2A agents", "", docstring_markdown(a2a_world_format.__doc__), ""]
     pages[INDEX] = "\n".join(lines)
     return pages, problems
 
@@ -128,6 +141,39 @@ def _world_page(stem: str, where: str, raw: dict[str, Any], definition: ServerDe
               fence(program.rstrip("\n"), "python"), "",
               "## The file", "", fence(json.dumps(raw, indent=2, ensure_ascii=False), "json"), ""]
     return "\n".join(lines)
+
+
+def _agent_page(stem: str, where: str, raw: dict[str, Any], read: tuple[Any, Any], sessions: list[Any]) -> str:
+    page = world_page(stem)
+    card, _ = read
+    lines = [f"# {text(card.name)} {text(card.version)}", "", text(raw.get("about", "")), "",
+             f"Read from `{where}`. The SDK's agent is `conformance/a2a_world.py`'s `WorldAgent` following "
+             f"this file with the SDK's own helpers (`new_task_from_user_message`, `TaskUpdater`).", ""]
+    for key, heading in (("first_message", "A first message"), ("follow_up", "A message into a waiting task")):
+        rows = []
+        for rule in raw.get(key, []):
+            when = rule["when"] if rule["when"] == "otherwise" else " ".join(
+                f"{k.replace('_', ' ')} {v!r}" for k, v in rule["when"].items())
+            rows.append([text(when), text(" → ".join(_step_text(s) for s in rule["do"]))])
+        if rows:
+            lines += [f"## {heading}", "", table(["when", "the agent"], rows), ""]
+    lines += ["## Its card", "", fence(json.dumps(card.to_json(), indent=2, ensure_ascii=False), "json"), ""]
+    lines += ["## Its sessions", ""]
+    lines += ([f"- [{code(s.name)}]({link(page, session_page(s.family, s.name))}): {text(s.title)}" for s in sessions]
+              or ["No committed session is recorded against it yet."])
+    lines += ["", "## The file", "", fence(json.dumps(raw, indent=2, ensure_ascii=False), "json"), ""]
+    return "\n".join(lines)
+
+
+def _step_text(step: dict[str, Any]) -> str:
+    if "reply" in step:
+        return f"replies {step['reply']!r} (no task)"
+    if "create_task" in step:
+        return "creates the task"
+    if "status" in step:
+        final = " (final)" if f"TASK_STATE_{step['status'].upper()}" in TERMINAL else ""
+        return f"{step['status']}{final}" + (f": {step['text']!r}" if "text" in step else "")
+    return f"artifact {step['artifact']!r} in {len(step['chunks'])} chunk(s)"
 
 
 def _tool_raw(raw: dict[str, Any], name: str) -> dict[str, Any]:

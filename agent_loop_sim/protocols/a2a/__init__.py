@@ -25,6 +25,7 @@ from .http import HttpRequest, HttpResponse
 from .orchestrator import Orchestrator
 from .releases import A2A_RELEASES
 from .research import RESEARCH_AGENT, RESEARCH_CARD
+from .world import read_world
 from .script import Script
 from .session import exchange, run_session
 from .states import TASK_STATES, TASK_TRANSITIONS, IllegalTransition, task_rules, transition
@@ -39,4 +40,4 @@ __all__ = [
 #: Everything the project knows about A2A: its words are data (``family.json``), its rules code.
 FAMILY = Family.from_file(Path(__file__).with_name("family.json"), run_session=run_session,
                           normalise=normalise_a2a, scenario=scenario, rule_tables=task_rules,
-                          releases=A2A_RELEASES)
+                          releases=A2A_RELEASES, read_world=read_world)

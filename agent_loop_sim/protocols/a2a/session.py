@@ -9,7 +9,9 @@ from .agent import Agent, NotModelled, StreamHangs
 from .orchestrator import Orchestrator
 from .raw import RawPoster
 from .releases import A2A_RELEASES
+from .card import AgentCard
 from .research import RESEARCH_AGENT, RESEARCH_CARD
+from .script import Script
 
 #: Told, after the agent has handled a request, how many messages are logged and the agent's
 #: state (``Agent.state``): the playground shows it message by message.
@@ -42,14 +44,17 @@ def exchange(orchestrator: Orchestrator | RawPoster, agent: Agent, observe: Obse
 
 
 def run_spec(spec: dict[str, Any], where: list[str | int] | None = None, release: str | None = None,
-             rules: frozenset[str] | None = None, observe: Observer | None = None) -> list[Message]:
-    """Play a session's steps against the research agent of the fixture, served by ``release``
-    of the SDK (`releases.A2A_RELEASES`; the pinned one by default), or with the wire changes
-    ``rules`` in effect (the release page asks which change makes which difference)."""
-    agent = Agent(RESEARCH_CARD, RESEARCH_AGENT, rules=A2A_RELEASES.rules(release) if rules is None else rules)
+             rules: frozenset[str] | None = None, observe: Observer | None = None,
+             world: tuple[AgentCard, Script] | None = None) -> list[Message]:
+    """Play a session's steps against ``world``'s agent (the fixture's research agent by
+    default), served by ``release`` of the SDK (`releases.A2A_RELEASES`; the pinned one by
+    default), or with the wire changes ``rules`` in effect (the release page asks which change
+    makes which difference)."""
+    card, script = world or (RESEARCH_CARD, RESEARCH_AGENT)
+    agent = Agent(card, script, rules=A2A_RELEASES.rules(release) if rules is None else rules)
     if spec.get("mode") == "raw":
-        return exchange(RawPoster(spec["posts"], RESEARCH_CARD.base_url + RESEARCH_CARD.rpc_path), agent, observe)
-    orchestrator = Orchestrator(spec["steps"], RESEARCH_CARD.base_url, RESEARCH_CARD.rpc_path, where=where)
+        return exchange(RawPoster(spec["posts"], card.base_url + card.rpc_path), agent, observe)
+    orchestrator = Orchestrator(spec["steps"], card.base_url, card.rpc_path, where=where)
     return exchange(orchestrator, agent, observe)
 
 
@@ -57,7 +62,7 @@ def run_session(session: Any, release: str | None = None, rules: frozenset[str] 
                 observe: Observer | None = None) -> list[Message]:
     """The messages of a validated scenario session (``agent_loop_sim.scenarios.Session``)."""
     try:
-        return run_spec(session.spec, release=release, rules=rules, observe=observe)
+        return run_spec(session.spec, release=release, rules=rules, observe=observe, world=session.world)
     except InputError as exc:
         raise exc.within(file=session.source or None, session=session.name) from None
     except (NotModelled, StreamHangs) as exc:
