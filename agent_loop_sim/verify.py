@@ -10,6 +10,7 @@ with its session, message, JSON path and both values.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -103,6 +104,9 @@ def tour(world: dict[str, Any], definition: ServerDefinition) -> list[dict[str, 
         slug = {"2026-07-28": "modern"}.get(mode, mode)
         listing = [{"op": "list", "what": what} for what in ("tools", "resources", "templates", "prompts")]
         reads = [{"op": "read", "uri": r.uri} for r in definition.resources] + [{"op": "read", "uri": "missing://x"}]
+        for t in definition.templates:  # a plain value, a percent-encoded one, one that climbs out of its path
+            for value in ("42", "a%20b", "..%2F.."):
+                reads.append({"op": "read", "uri": re.sub(r"\{[^{}]*\}", value, t.uri_template)})
         prompts: list[dict[str, Any]] = []
         for p in definition.prompts:
             needed = {a.name: "topic" for a in p.arguments if a.required}
@@ -121,6 +125,8 @@ def tour(world: dict[str, Any], definition: ServerDefinition) -> list[dict[str, 
             session: dict[str, Any] = {"name": f"{slug}_{_slug(tool.function)}", "family": "mcp", "mode": mode,
                                        "title": f"{mode}: {tool.name} with valid and invalid arguments",
                                        "actions": calls}
+            if mode != "legacy":  # 2026-07-28 sends a call's log messages only at the levels it opts in to
+                session["log_level"] = "info"
             if answers:
                 session["actions"] = calls[:1]  # a question is answered once; the invalid calls ask none
                 session["answers"] = answers

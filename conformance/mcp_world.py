@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import keyword
+import re
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ from pydantic import BaseModel
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.prompts.base import AssistantMessage as _AssistantMessage, UserMessage as _UserMessage
 
 # Sampling is deprecated in 2026-07-28 (SEP-2577); the warning would only clutter stderr.
 warnings.simplefilter("ignore")
@@ -185,6 +187,8 @@ class _Writer:
                 key = _name(step["as"])
                 out.append(f"{indent}_v[{key!r}] = str(list(await ctx.read_resource({self.expr(step['read'])}))"
                            f"[0].content)")
+            elif "log" in step:
+                out.append(f"{indent}await ctx.log({step['log']!r}, {self.expr(step['message'])})")
             else:
                 raise WorldCodeError(f"unknown step {sorted(step)!r}")
         return out
@@ -237,14 +241,31 @@ class _Writer:
             options.append(f"mime_type={resource['mime_type']!r}")
         return f"@mcp.resource({', '.join(options)})\ndef _resource_{index}():\n    return {value}\n"
 
+    def template(self, template: dict[str, Any], index: int) -> str:
+        names = [_name(n) for n in re.findall(r"\{([^{}]*)\}", template["uri_template"])]
+        options = [repr(template["uri_template"]), f"name={template['name']!r}"]
+        if "description" in template:
+            options.append(f"description={template['description']!r}")
+        if "mime_type" in template:
+            options.append(f"mime_type={template['mime_type']!r}")
+        return (f"@mcp.resource({', '.join(options)})\ndef _template_{index}({', '.join(f'{n}: str' for n in names)}):\n"
+                f"    _v = {{{', '.join(f'{n!r}: {n}' for n in names)}}}\n"
+                f"    return str({self.expr(template['text'])})\n")
+
     def prompt(self, prompt: dict[str, Any], index: int) -> str:
         arguments = prompt.get("arguments", [])
         signature = [f"{_name(a['name'])}: str" + ("" if a.get("required", True) else " | None = None")
                      for a in arguments]
+        returns = "str" if "text" in prompt else "list"
         head = (f"@mcp.prompt(name={prompt['name']!r}, description={prompt.get('description')!r})\n"
-                f"def _prompt_{index}({', '.join(signature)}) -> str:")
-        body = ["    _v = {" + ", ".join(f"{a['name']!r}: {a['name']}" for a in arguments) + "}",
-                f"    return {self.expr(prompt['text'])}"]
+                f"def _prompt_{index}({', '.join(signature)}) -> {returns}:")
+        body = ["    _v = {" + ", ".join(f"{a['name']!r}: {a['name']}" for a in arguments) + "}"]
+        if "text" in prompt:
+            body.append(f"    return {self.expr(prompt['text'])}")
+        else:
+            kinds = {"user": "_UserMessage", "assistant": "_AssistantMessage"}
+            items = [f"{kinds[m['role']]}(str({self.expr(m['text'])}))" for m in prompt["messages"]]
+            body.append(f"    return [{', '.join(items)}]")
         return head + "\n" + "\n".join(body) + "\n"
 
 
@@ -258,6 +279,7 @@ def source(world: dict[str, Any]) -> str:
     w = _Writer()
     tools = [w.tool(t, i) for i, t in enumerate(world.get("tools", []))]
     resources = [w.resource(r, i) for i, r in enumerate(world.get("resources", []))]
+    resources += [w.template(t, i) for i, t in enumerate(world.get("templates", []))]
     prompts = [w.prompt(p, i) for i, p in enumerate(world.get("prompts", []))]
     options = [repr(world["name"]), f"version={world['version']!r}"]
     if "instructions" in world:

@@ -87,10 +87,15 @@ def _steps(rng: random.Random, names: list[str], ints: list[str], depth: int = 0
             steps.append({"ask_model": key, "text": {"$format": "Think about " + ("{%s}" % names[0] if names else "it")},
                           "max_tokens": rng.randint(5, 60)})
             names.append(key)
-        else:
+        elif roll < 0.88:
             key = f"doc{len(steps)}"
-            steps.append({"read": rng.choice(["res://text", "res://bin", "res://missing"]), "as": key})
+            steps.append({"read": rng.choice(["res://text", "res://bin", "res://missing", "res://items/7",
+                                              "res://items/..%2F.."]), "as": key})
             names.append(key)
+        else:
+            steps.append({"log": rng.choice(["debug", "info", "warning", "error"]),
+                          "message": rng.choice([{"$format": "log " + " ".join("{%s}" % n for n in names[:2])},
+                                                 {"names": [_ref(names, rng)]}])})
     return steps, names
 
 
@@ -140,13 +145,21 @@ def random_world(rng: random.Random, index: int) -> dict[str, Any]:
         else:
             tool["crash"] = "broken"
         tools.append(tool)
-    prompts = [{"name": f"prompt_{i}", "description": "A prompt.",
-                "arguments": [{"name": "topic"}, {"name": "tone", "required": rng.random() < 0.5}],
-                "text": {"$format": "Write about {topic} ({tone})"}} for i in range(rng.randint(0, 2))]
+    prompts = []
+    for i in range(rng.randint(0, 2)):
+        prompt: dict[str, Any] = {"name": f"prompt_{i}", "description": "A prompt.",
+                                  "arguments": [{"name": "topic"}, {"name": "tone", "required": rng.random() < 0.5}]}
+        if rng.random() < 0.5:
+            prompt["text"] = {"$format": "Write about {topic} ({tone})"}
+        else:
+            prompt["messages"] = [{"role": rng.choice(["user", "assistant"]), "text": {"$format": "{topic}, {tone}"}}
+                                  for _ in range(rng.randint(1, 3))]
+        prompts.append(prompt)
     return {"kind": "mcp-server", "name": f"random-{index}", "version": f"0.{index}.0", "tools": tools,
             "resources": [{"uri": "res://text", "name": "text", "text": "some text"},
                           {"uri": "res://bin", "name": "bin", "mime_type": "application/octet-stream",
                            "blob": base64.b64encode(bytes(range(rng.randint(0, 6)))).decode()}],
+            "templates": [{"uri_template": "res://items/{item}", "name": "item", "text": {"$format": "item {item}"}}],
             "prompts": prompts}
 
 
@@ -159,7 +172,7 @@ def histogram(worlds: list[dict[str, Any]]) -> Counter:
 
     def walk_steps(steps: list[dict]) -> None:
         for step in steps:
-            name = next(k for k in ("progress", "for", "ask_user", "ask_model", "read") if k in step)
+            name = next(k for k in ("progress", "for", "ask_user", "ask_model", "read", "log") if k in step)
             drawn[f"step {name}"] += 1
             if name == "for":
                 walk_steps(step["do"])

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+from urllib.parse import unquote
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, NamedTuple
 
@@ -54,7 +55,14 @@ class ReadResource(NamedTuple):
     uri: str
 
 
-Effect = Progress | AskUser | AskModel | ReadResource
+class Log(NamedTuple):
+    """``ctx.log(level, data)``: a ``notifications/message``, if the era and the request allow it."""
+
+    level: str
+    data: Any
+
+
+Effect = Progress | AskUser | AskModel | ReadResource | Log
 Behaviour = Callable[..., Generator[Effect, Any, Any]]
 
 
@@ -144,6 +152,45 @@ class Resource:
 
 
 @dataclass(frozen=True)
+class ResourceTemplate:
+    """``@mcp.resource("scheme://{var}/...")`` with a function of those variables: simple ``{var}``
+    expansions only, each matching up to a structural character (``/?#&,``), percent-decoded."""
+
+    uri_template: str
+    name: str
+    description: str
+    mime_type: str
+    render: Callable[..., str] = field(repr=False, compare=False)
+    pattern: Any = field(default=None, repr=False, compare=False)
+
+    def match(self, uri: str) -> dict[str, str] | None:
+        """The variables of ``uri`` if it matches (values percent-decoded), else None."""
+        found = self.pattern.fullmatch(uri)
+        return None if found is None else {k: unquote(v) for k, v in found.groupdict().items()}
+
+    def listing(self) -> dict[str, Any]:
+        return {"description": self.description, "mimeType": self.mime_type, "name": self.name,
+                "uriTemplate": self.uri_template}
+
+
+def unsafe_path(value: str) -> bool:
+    """What the SDK's default resource security refuses in a template variable: a null byte, a
+    ``..`` that climbs above where the path starts, or an absolute path (POSIX, UNC, a drive)."""
+    if "\0" in value:
+        return True
+    depth = 0
+    for part in value.replace("\\", "/").split("/"):
+        if part == "..":
+            depth -= 1
+            if depth < 0:
+                return True
+        elif part and part != ".":
+            depth += 1
+    return bool(value) and (value[0] in "/\\" or len(value) >= 2 and value[1] == ":" and value[0].isascii()
+                            and value[0].isalpha())
+
+
+@dataclass(frozen=True)
 class PromptArgument:
     name: str
     required: bool = True
@@ -154,7 +201,8 @@ class Prompt:
     name: str
     description: str
     arguments: tuple[PromptArgument, ...]
-    render: Callable[..., str] = field(repr=False, compare=False)
+    #: the arguments given -> the messages, each (role, text)
+    render: Callable[..., list[tuple[str, str]]] = field(repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -165,6 +213,7 @@ class ServerDefinition:
     resources: tuple[Resource, ...] = ()
     prompts: tuple[Prompt, ...] = ()
     instructions: str | None = None
+    templates: tuple[ResourceTemplate, ...] = ()
     # Derived once from the above (the server looks one up for nearly every request): each name
     # or URI -> the first tool, resource or prompt that has it.
     _named: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False, compare=False)

@@ -46,6 +46,8 @@ BEFORE_INITIALIZE = frozenset({"ping"})
 #: raised before the server looks for a handler. Each wire module adds its revision's own.
 _LIST = {"cursor": (str, False)}
 LOG_LEVELS = ("alert", "critical", "debug", "emergency", "error", "info", "notice", "warning")
+#: the same, least severe first (a level opted in lets every level after it through)
+LOG_LEVELS_IN_ORDER = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 PARAMS_FIELDS: dict[str, dict[str, tuple[Any, bool]]] = {
     "initialize": {"protocolVersion": (str, True), "capabilities": (dict, True), "clientInfo": (dict, True)},
     "tools/list": _LIST, "prompts/list": _LIST, "resources/list": _LIST, "resources/templates/list": _LIST,

@@ -13,12 +13,14 @@ from ...jsonio import copier, copy_json
 from . import jsonrpc, wire_2025_11_25, wire_2026_07_28
 from .definition import (
     ArgumentsRejected,
+    Log,
     Progress,
     ReadResource,
     ResourceMissing,
     ServerDefinition,
     ToolCrash,
     ToolFailed,
+    unsafe_path,
 )
 from .eras import ERA_TRANSITIONS, Era, kind_of
 from .jsonrpc import (
@@ -31,9 +33,9 @@ from .jsonrpc import (
     Request,
     Response,
 )
-from .methods import BEFORE_INITIALIZE, CLIENT_REQUESTS, HANDLED, INPUT_METHODS
+from .methods import BEFORE_INITIALIZE, CLIENT_REQUESTS, HANDLED, INPUT_METHODS, LOG_LEVELS_IN_ORDER
 from .releases import EMPTY_EXPERIMENTAL_OMITTED, EMPTY_META_OMITTED, MCP_RELEASES
-from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, META_CLIENT_CAPABILITIES, META_CLIENT_INFO
+from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL
 from .wire import WIRES, Wire
 
 # (bound once: reading a member off an Enum class costs some ten times a global's read in 3.11)
@@ -62,6 +64,7 @@ class _SuspendedCall:
     tool: str
     run: Generator[Any, Any, Any]
     progress_token: int | str | None
+    log_levels: frozenset[str] = frozenset()  #: the levels its log messages may be sent at
 
 
 @dataclass(slots=True)  # (slots: its fields are read and set for every message)
@@ -174,12 +177,9 @@ class ServerConnection:
                 body = {"resources": [{"description": r.description, "mimeType": r.mime_type, "name": r.name,
                                        "uri": r.uri} for r in d.resources]}
             elif method == "resources/templates/list":
-                body = {"resourceTemplates": []}
+                body = {"resourceTemplates": [t.listing() for t in d.templates]}
             elif method == "resources/read":
-                resource = d.resource(params["uri"])
-                if resource is None:
-                    raise ProtocolError(INVALID_PARAMS, f"Unknown resource: {params['uri']}", {"uri": params["uri"]})
-                body = {"contents": [resource.contents()]}
+                body = {"contents": [_read(d, params["uri"])]}
             elif method == "prompts/list":
                 body = {"prompts": [{"arguments": [{"name": a.name, "required": a.required} for a in p.arguments],
                                      "description": p.description, "name": p.name} for p in d.prompts]}
@@ -204,9 +204,12 @@ class ServerConnection:
         if set(arguments) - {a.name for a in prompt.arguments}:
             # The prompt function is called with every argument given; an unknown one makes it raise.
             raise HandlerCrash(f"Error rendering prompt {prompt.name}")
-        text = prompt.render(**arguments)
+        try:
+            messages = prompt.render(**arguments)
+        except Exception:  # noqa: BLE001  (the prompt function's own exception)
+            raise HandlerCrash(f"Error rendering prompt {prompt.name}") from None
         return {"description": prompt.description,
-                "messages": [{"content": {"text": text, "type": "text"}, "role": "user"}]}
+                "messages": [{"content": {"text": text, "type": "text"}, "role": role} for role, text in messages]}
 
     def _listen(self, request: Request) -> dict[str, Any]:
         """A listen stream: acknowledged at once, then open (nothing here ever changes) until the
@@ -244,7 +247,8 @@ class ServerConnection:
             arguments = tool.validate(params.get("arguments") or {})
         except ArgumentsRejected as exc:
             return [self._tool_result(request.id, wire, _error_result(f"Error executing tool {name}: {exc}"))]
-        call = _SuspendedCall(request.id, name, tool.behaviour(**arguments), token)
+        call = _SuspendedCall(request.id, name, tool.behaviour(**arguments), token,
+                              _log_levels(wire.ERA, params.get("_meta")))
         return self._RUN_TOOL[wire.ERA](self, call, params.get("inputResponses"))
 
     def _tool_result(self, request_id: int | str, wire: Wire, body: dict[str, Any]) -> dict[str, Any]:
@@ -287,12 +291,14 @@ class ServerConnection:
                     if effect.message is not None:
                         progress["message"] = effect.message
                     out.append(jsonrpc.notification("notifications/progress", progress))
+            elif isinstance(effect, Log):
+                if effect.level in call.log_levels:
+                    out.append(jsonrpc.notification("notifications/message", {"level": effect.level, "data": effect.data}))
             elif isinstance(effect, ReadResource):
-                resource = self.definition.resource(effect.uri)
-                if resource is None:
-                    throw = ResourceMissing(effect.uri)
-                else:
-                    send = resource.read()
+                try:
+                    send = _read_text(self.definition, effect.uri)
+                except ResourceMissing as missing:
+                    throw = missing
             else:
                 return effect
 
@@ -378,6 +384,35 @@ class ServerConnection:
 
 # --- helpers ------------------------------------------------------------------------------------
 
+def _read(d: ServerDefinition, uri: str) -> dict[str, Any]:
+    """``resources/read``'s content: a resource of that URI, else the first template it matches."""
+    resource = d.resource(uri)
+    if resource is not None:
+        return resource.contents()
+    for template in d.templates:
+        variables = template.match(uri)
+        if variables is None:
+            continue
+        if any(unsafe_path(value) for value in variables.values()):
+            break  # refused, and no later template is tried: the SDK says it has no such resource
+        return {"mimeType": template.mime_type, "text": template.render(**variables), "uri": uri}
+    raise ProtocolError(INVALID_PARAMS, f"Unknown resource: {uri}", {"uri": uri})
+
+
+def _read_text(d: ServerDefinition, uri: str) -> str:
+    """What ``ctx.read_resource`` hands a tool, as text (`ResourceMissing` if nothing serves ``uri``)."""
+    resource = d.resource(uri)
+    if resource is not None:
+        return resource.read()
+    for template in d.templates:
+        variables = template.match(uri)
+        if variables is not None:
+            if any(unsafe_path(value) for value in variables.values()):
+                break  # (as `_read`)
+            return template.render(**variables)
+    raise ResourceMissing(uri)
+
+
 def _tools_listed(wire: Wire, definition: ServerDefinition) -> list[dict[str, Any]]:
     """The fixture's tools as ``tools/list`` shows them in ``wire``'s era, a fresh copy for each
     answer: the listing is derived once per definition and era, and `jsonio.copier` makes the copies."""
@@ -388,6 +423,18 @@ def _tools_listed(wire: Wire, definition: ServerDefinition) -> list[dict[str, An
 
 def _error_result(text: str) -> dict[str, Any]:
     return {"content": [{"text": text, "type": "text"}], "isError": True}
+
+
+def _log_levels(era: Era, meta: Any) -> frozenset[str]:
+    """The levels a call's log messages may be sent at: every one in the handshake era (filtering
+    is ``logging/setLevel``'s business there); in 2026-07-28 the request's own opt-in
+    (``_meta`` ``io.modelcontextprotocol/logLevel``) and the levels above it, else none."""
+    if era is not _STATELESS:
+        return frozenset(LOG_LEVELS_IN_ORDER)
+    requested = meta.get(META_LOG_LEVEL) if isinstance(meta, dict) else None
+    if requested not in LOG_LEVELS_IN_ORDER:
+        return frozenset()
+    return frozenset(LOG_LEVELS_IN_ORDER[LOG_LEVELS_IN_ORDER.index(requested):])
 
 
 def _progress_token(params: dict[str, Any]) -> int | str | None:

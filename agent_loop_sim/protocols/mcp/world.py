@@ -9,8 +9,14 @@ A world file describes what a user of the SDK's ``MCPServer`` declares (``"kind"
                 "result": EXPR | "tool_error": EXPR | "crash": EXPR}],
      "resources": [{"uri": U, "name": N, "description": TEXT?, "mime_type": M?,
                     "text": TEXT | "blob": BASE64}],
+     "templates": [{"uri_template": "scheme://{var}/...", "name": N, "description": TEXT?,
+                    "mime_type": M?, "text": EXPR}],
      "prompts": [{"name": N, "description": TEXT?, "arguments": [{"name": IDENT, "required": BOOL?}],
-                  "text": EXPR}]}
+                  "text": EXPR | "messages": [{"role": "user" | "assistant", "text": EXPR}, ...]}]}
+
+A template's ``{var}`` (simple expansions only) matches up to the next ``/?#&,`` and is
+percent-decoded; a value that climbs out of its path (``..``) or is absolute is refused, as the
+SDK's default resource security refuses it.
 
 TYPE is ``"integer"``, ``"number"``, ``"string"``, ``"boolean"``, ``{"enum": [TEXT, ...]}``,
 ``{"list": TYPE}``, ``{"optional": TYPE}`` (``TYPE | None``, default ``None``) or
@@ -21,7 +27,9 @@ A STEP is one ``Context`` call: ``{"progress": EXPR, "total": EXPR?, "message": 
 ``{"for": IDENT, "from": EXPR, "to": EXPR, "do": [STEP, ...]}`` (both ends included),
 ``{"ask_user": KEY, "message": EXPR, "schema": {...}}`` (elicitation; the answer is named KEY),
 ``{"ask_model": KEY, "text": EXPR, "max_tokens": N}`` (sampling) and
-``{"read": EXPR, "as": KEY}`` (a resource of the server's own, as text).
+``{"read": EXPR, "as": KEY}`` (a resource of the server's own, as text) and
+``{"log": LEVEL, "message": EXPR}`` (``ctx.log``: sent in the handshake era, and in 2026-07-28
+when the request opted in at that level or below).
 
 An EXPR is JSON data, or one operator: ``{"$": "name.field.field"}`` (a parameter, loop variable
 or answer; a missing field is null), ``{"$format": "text {name}"}`` (Python's ``str.format``
@@ -38,6 +46,7 @@ from __future__ import annotations
 import base64
 import binascii
 import keyword
+import re
 import string
 from typing import Any, Generator
 
@@ -45,16 +54,19 @@ from ...errors import InputError
 from ...jsonio import json_path
 from ...schema import Field, check_object, describe
 from .annotations import MISSING, SCALARS, Kind, Param
+from .methods import LOG_LEVELS_IN_ORDER as LOG_LEVELS
 from .definition import (
     AskModel,
     AskUser,
     Effect,
+    Log,
     Progress,
     Prompt,
     PromptArgument,
     ReadResource,
     Resource,
     ResourceMissing,
+    ResourceTemplate,
     ServerDefinition,
     Tool,
     ToolCrash,
@@ -74,7 +86,7 @@ RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseMode
 _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "version": Field(str),
                  "instructions": Field(str, required=False), "about": Field(str, required=False),
                  "tools": Field(list, required=False), "resources": Field(list, required=False),
-                 "prompts": Field(list, required=False)}
+                 "templates": Field(list, required=False), "prompts": Field(list, required=False)}
 _TOOL_FIELDS = {"name": Field(str), "function": Field(str, required=False), "description": Field(str, required=False),
                 "params": Field(list, required=False), "returns": Field((str, dict), required=False),
                 "steps": Field(list, required=False), "result": Field(_ANY, required=False),
@@ -83,8 +95,15 @@ _PARAM_FIELDS = {"name": Field(str), "type": Field((str, dict)), "default": Fiel
 _RESOURCE_FIELDS = {"uri": Field(str), "name": Field(str), "description": Field(str, required=False),
                     "mime_type": Field(str, required=False), "text": Field(str, required=False),
                     "blob": Field(str, required=False)}
+_TEMPLATE_FIELDS = {"uri_template": Field(str), "name": Field(str), "description": Field(str, required=False),
+                    "mime_type": Field(str, required=False), "text": Field(_ANY)}
 _PROMPT_FIELDS = {"name": Field(str), "description": Field(str, required=False),
-                  "arguments": Field(list, required=False), "text": Field(_ANY)}
+                  "arguments": Field(list, required=False), "text": Field(_ANY, required=False),
+                  "messages": Field(list, required=False)}
+_MESSAGE_FIELDS = {"role": Field(str, choices=("user", "assistant")), "text": Field(_ANY)}
+#: a template's simple expansion ``{var}``; the SDK's value stops at a structural character
+_EXPANSION = re.compile(r"\{([^{}]*)\}")
+_STOPS = "/?#&,"
 _ARGUMENT_FIELDS = {"name": Field(str), "required": Field(bool, required=False)}
 _STEP_FIELDS = {
     "progress": {"progress": Field(_ANY), "total": Field(_ANY, required=False),
@@ -93,6 +112,7 @@ _STEP_FIELDS = {
     "ask_user": {"ask_user": Field(str), "message": Field(_ANY), "schema": Field(dict)},
     "ask_model": {"ask_model": Field(str), "text": Field(_ANY), "max_tokens": Field(int)},
     "read": {"read": Field(_ANY), "as": Field(str)},
+    "log": {"log": Field(str, choices=LOG_LEVELS), "message": Field(_ANY)},
 }
 _BINARY = {"$add", "$sub", "$mul", "$eq", "$ne", "$lt", "$le"}
 _OPERATORS = _BINARY | {"$", "$format", "$and", "$or", "$not", "$if", "$len", "$str"}
@@ -312,7 +332,7 @@ def _check_steps(raw: list[Any], names: set[str], path: Path) -> set[str]:
             _check_steps(step["do"], names | {var}, where + ["do"])  # (what the loop names stays inside)
             continue
         for key, value in step.items():
-            if key not in (kind, "schema", "max_tokens", "as") or kind in ("progress", "read") and key == kind:
+            if key not in (kind, "schema", "max_tokens", "as", "log") or kind in ("progress", "read") and key == kind:
                 _check_expr(value, names, where + [key])
         if kind in ("ask_user", "ask_model"):
             names = names | {_identifier(step[kind], where + [kind], "an answer's name")}
@@ -351,6 +371,8 @@ def _run_steps(steps: list[dict[str, Any]], names: dict[str, Any], budget: _Budg
         elif "ask_model" in step:
             names[step["ask_model"]] = yield AskModel(step["ask_model"], evaluate(step["text"], names),
                                                       step["max_tokens"])
+        elif "log" in step:
+            yield Log(step["log"], evaluate(step["message"], names))
         else:
             names[step["as"]] = yield ReadResource(evaluate(step["read"], names))
 
@@ -420,19 +442,57 @@ def _resource(raw: Any, path: Path) -> Resource:
                     raw.get("text"), raw.get("blob"))
 
 
+def _template(raw: Any, path: Path) -> ResourceTemplate:
+    check_object(raw, _TEMPLATE_FIELDS, path, "a resource template")
+    text, where = raw["uri_template"], path + ["uri_template"]
+    pattern, names, last = "", [], 0
+    for found in _EXPANSION.finditer(text):
+        name = found.group(1)
+        if not (name.isascii() and name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("_")):
+            raise _problem(f"{{{name}}} is not modelled: only simple {{name}} expansions (no operators, lists or "
+                           f"modifiers) with Python identifiers", where)
+        if name in names:
+            raise _problem(f"{{{name}}} appears twice", where)
+        pattern += re.escape(text[last:found.start()]) + f"(?P<{name}>[^{re.escape(_STOPS)}]*)"
+        names.append(name)
+        last = found.end()
+    if not names or "{" in text[last:] or "}" in text[last:]:
+        raise _problem("a template names at least one {variable}, in braces that match", where)
+    pattern += re.escape(text[last:])
+    _check_expr(raw["text"], set(names), path + ["text"])
+    body = raw["text"]
+
+    def render(**variables: str) -> str:
+        return str(evaluate(body, dict(variables)))
+    return ResourceTemplate(text, raw["name"], raw.get("description", ""), raw.get("mime_type", "text/plain"), render,
+                            re.compile(pattern, re.DOTALL))
+
+
 def _prompt(raw: Any, path: Path) -> Prompt:
     check_object(raw, _PROMPT_FIELDS, path, "a prompt")
+    if ("text" in raw) == ("messages" in raw):
+        raise _problem("a prompt has either text (one user message) or messages", path)
     arguments = []
     for i, a in enumerate(_items(raw, "arguments", path)):
         check_object(a, _ARGUMENT_FIELDS, path + ["arguments", i], "a prompt argument")
         arguments.append(PromptArgument(_identifier(a["name"], path + ["arguments", i, "name"], "an argument name"),
                                         a.get("required", True)))
     _no_repeats([a.name for a in arguments], path + ["arguments"], "argument")
-    _check_expr(raw["text"], {a.name for a in arguments}, path + ["text"])
-    text, declared = raw["text"], tuple(a.name for a in arguments)
+    known = {a.name for a in arguments}
+    if "text" in raw:
+        messages = [("user", raw["text"])]
+        _check_expr(raw["text"], known, path + ["text"])
+    else:
+        messages = []
+        for i, m in enumerate(_items(raw, "messages", path)):
+            check_object(m, _MESSAGE_FIELDS, path + ["messages", i], "a prompt message")
+            _check_expr(m["text"], known, path + ["messages", i, "text"])
+            messages.append((m["role"], m["text"]))
+    declared = tuple(a.name for a in arguments)
 
-    def render(**given: Any) -> str:
-        return evaluate(text, {name: given.get(name) for name in declared})
+    def render(**given: Any) -> list[tuple[str, str]]:
+        names = {name: given.get(name) for name in declared}
+        return [(role, str(evaluate(text, names))) for role, text in messages]
     return Prompt(raw["name"], raw.get("description", ""), tuple(arguments), render)
 
 
@@ -444,6 +504,7 @@ def read_world(raw: Any, source: str) -> ServerDefinition:
         types = _Types()
         tools = tuple(_tool(t, ["tools", i], types) for i, t in enumerate(_items(raw, "tools", [])))
         resources = tuple(_resource(r, ["resources", i]) for i, r in enumerate(_items(raw, "resources", [])))
+        templates = tuple(_template(t, ["templates", i]) for i, t in enumerate(_items(raw, "templates", [])))
         prompts = tuple(_prompt(p, ["prompts", i]) for i, p in enumerate(_items(raw, "prompts", [])))
         functions = [t.function for t in tools]
         _no_repeats(functions, ["tools"], "tool function")
@@ -452,4 +513,4 @@ def read_world(raw: Any, source: str) -> ServerDefinition:
     except InputError as exc:
         raise exc.within(file=source) from None
     return ServerDefinition(raw["name"], raw["version"], tools, resources, prompts,
-                            instructions=raw.get("instructions"))
+                            instructions=raw.get("instructions"), templates=templates)
