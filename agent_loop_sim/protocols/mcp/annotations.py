@@ -34,6 +34,7 @@ from typing import Any
 PYDANTIC_ERRORS_URL = "https://errors.pydantic.dev/2.14/v/"
 
 SCALARS = ("integer", "number", "string", "boolean")
+_SCALAR_SET = frozenset(SCALARS + ("null",))
 MISSING: Any = object()  # a parameter without a default
 
 
@@ -220,6 +221,11 @@ def _choices(values: tuple[str, ...]) -> str:
 def validate(kind: Kind, value: Any, loc: str, problems: list[Problem]) -> Any:
     """``value`` as the function receives it; each problem found is added to ``problems``."""
     name = kind.name
+    if name in _SCALAR_SET:  # (first: nearly every parameter is one)
+        coerced, problem = coerce_scalar(name, value)
+        if problem:
+            problems.append(Problem(loc, problem[0], problem[1], value))
+        return coerced
     if name == "optional":
         return None if value is None else validate(kind.of, value, loc, problems)  # type: ignore[arg-type]
     if name == "enum":

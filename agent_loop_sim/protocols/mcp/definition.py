@@ -118,8 +118,11 @@ class Tool:
     def result(self, value: Any) -> dict[str, Any]:
         """The ``tools/call`` result for the value the function returned (`ToolCrash` if its
         return annotation refuses the value, as the SDK's output model does)."""
-        content = _content(value)
         kind = self.returns
+        if kind is not None and type(value) is _EXACT.get(kind.name):  # (the usual case, said at once)
+            text = value if type(value) is str else str(value)
+            return {"content": [{"text": text, "type": "text"}], "isError": False, "structuredContent": {"result": value}}
+        content = _content(value)
         if kind is None or kind.name == "dict":
             return {"content": content, "isError": False}
         problems: list[Problem] = []
@@ -246,6 +249,9 @@ class ServerDefinition:
 # --- argument validation, as pydantic's lax mode does it ---------------------------------------
 
 ArgumentsRejected = Rejected  #: pydantic's ``ValidationError`` text for a tool's arguments
+
+#: the return kinds whose value of exactly this type is its own structured content, and ``str`` its text
+_EXACT: dict[str, type] = {"integer": int, "string": str}
 
 
 def _pre_parse_json(params: tuple[Param, ...], arguments: dict[str, Any]) -> dict[str, Any]:

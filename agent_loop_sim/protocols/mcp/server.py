@@ -425,12 +425,15 @@ def _error_result(text: str) -> dict[str, Any]:
     return {"content": [{"text": text, "type": "text"}], "isError": True}
 
 
+_EVERY_LEVEL = frozenset(LOG_LEVELS_IN_ORDER)
+
+
 def _log_levels(era: Era, meta: Any) -> frozenset[str]:
     """The levels a call's log messages may be sent at: every one in the handshake era (filtering
     is ``logging/setLevel``'s business there); in 2026-07-28 the request's own opt-in
     (``_meta`` ``io.modelcontextprotocol/logLevel``) and the levels above it, else none."""
     if era is not _STATELESS:
-        return frozenset(LOG_LEVELS_IN_ORDER)
+        return _EVERY_LEVEL
     requested = meta.get(META_LOG_LEVEL) if isinstance(meta, dict) else None
     if requested not in LOG_LEVELS_IN_ORDER:
         return frozenset()

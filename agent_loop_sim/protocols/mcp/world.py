@@ -45,10 +45,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import keyword
+import operator
 import re
 import string
-from typing import Any, Generator
+from typing import Any, Callable, Generator
 
 from ...errors import InputError
 from ...jsonio import json_path
@@ -266,50 +268,54 @@ def _check_expr(raw: Any, names: set[str], path: Path) -> None:
         _check_expr(arg, names, where)
 
 
-def evaluate(raw: Any, names: dict[str, Any]) -> Any:
-    """The value of a checked expression; Python's exceptions are the tool's own."""
+Expr = Callable[[dict[str, Any]], Any]
+
+_BINARY_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "$add": operator.add, "$sub": operator.sub, "$mul": operator.mul, "$eq": operator.eq, "$ne": operator.ne,
+    "$lt": operator.lt, "$le": operator.le}
+
+
+def compile_expr(raw: Any) -> Expr:
+    """A checked expression as a function of the names known (made once, when the world is read);
+    its value is what the Python the SDK side runs gives, and Python's exceptions are the tool's own."""
     if type(raw) is list:
-        return [evaluate(item, names) for item in raw]
+        items = [compile_expr(item) for item in raw]
+        return lambda names: [item(names) for item in items]
     if type(raw) is not dict:
-        return raw
-    for op, arg in raw.items():
-        if not op.startswith("$"):
-            return {key: evaluate(value, names) for key, value in raw.items()}
-        if op == "$":
-            head, *fields = arg.split(".")
+        return lambda names: raw  # (a scalar: nothing to copy)
+    ops = [k for k in raw if k.startswith("$")]
+    if not ops:
+        members = [(key, compile_expr(value)) for key, value in raw.items()]
+        return lambda names: {key: member(names) for key, member in members}
+    op, arg = ops[0], raw[ops[0]]
+    if op == "$":
+        head, *fields = arg.split(".")
+        if not fields:
+            return lambda names: names[head]
+
+        def get(names: dict[str, Any]) -> Any:
             value = names[head]
             for key in fields:
                 value = value.get(key) if isinstance(value, dict) else None
             return value
-        if op == "$format":
-            return arg.format_map(names)
-        if op == "$if":
-            return evaluate(arg[1], names) if evaluate(arg[0], names) else evaluate(arg[2], names)
-        if op == "$and":  # (each operand's truth, in order, stopping at the first false)
-            return all(bool(evaluate(a, names)) for a in arg)
-        if op == "$or":
-            return any(bool(evaluate(a, names)) for a in arg)
-        if op == "$not":
-            return not evaluate(arg, names)
-        if op == "$len":
-            return len(evaluate(arg, names))
-        if op == "$str":
-            return str(evaluate(arg, names))
-        left, right = evaluate(arg[0], names), evaluate(arg[1], names)
-        if op == "$add":
-            return left + right
-        if op == "$sub":
-            return left - right
-        if op == "$mul":
-            return left * right
-        if op == "$eq":
-            return left == right
-        if op == "$ne":
-            return left != right
-        if op == "$lt":
-            return left < right
-        return left <= right
-    return {}
+        return get
+    if op == "$format":
+        return lambda names: arg.format_map(names)
+    if op == "$if":
+        cond, then, other = (compile_expr(a) for a in arg)
+        return lambda names: then(names) if cond(names) else other(names)
+    if op in ("$and", "$or"):  # (each operand's truth, in order, stopping at the first that decides)
+        parts = [compile_expr(a) for a in arg]
+        if op == "$and":
+            return lambda names: all(bool(part(names)) for part in parts)
+        return lambda names: any(bool(part(names)) for part in parts)
+    if op in ("$not", "$len", "$str"):
+        inner = compile_expr(arg)
+        unary: Callable[[Any], Any] = {"$not": operator.not_, "$len": len, "$str": str}[op]
+        return lambda names: unary(inner(names))
+    left, right = compile_expr(arg[0]), compile_expr(arg[1])
+    binary = _BINARY_OPS[op]
+    return lambda names: binary(left(names), right(names))
 
 
 # --- steps ------------------------------------------------------------------------------------------
@@ -342,6 +348,8 @@ def _check_steps(raw: list[Any], names: set[str], path: Path) -> set[str]:
 
 
 class _Budget:
+    """The turns one call's loops may still take, all loops together."""
+
     def __init__(self, tool: str) -> None:
         self.tool, self.left = tool, MAX_STEPS
 
@@ -355,38 +363,77 @@ class NotModelled(InputError):
     """A world the engine reads but whose run it does not model (said, never answered wrongly)."""
 
 
-def _run_steps(steps: list[dict[str, Any]], names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
-    for step in steps:
-        budget.spend()
-        if "progress" in step:
-            total = evaluate(step["total"], names) if "total" in step else None
-            message = evaluate(step["message"], names) if "message" in step else None
-            yield Progress(evaluate(step["progress"], names), total, message)
-        elif "for" in step:
-            for names[step["for"]] in range(evaluate(step["from"], names), evaluate(step["to"], names) + 1):
-                budget.spend()
-                yield from _run_steps(step["do"], names, budget)
-        elif "ask_user" in step:
-            names[step["ask_user"]] = yield AskUser(step["ask_user"], evaluate(step["message"], names), step["schema"])
-        elif "ask_model" in step:
-            names[step["ask_model"]] = yield AskModel(step["ask_model"], evaluate(step["text"], names),
-                                                      step["max_tokens"])
-        elif "log" in step:
-            yield Log(step["log"], evaluate(step["message"], names))
-        else:
-            names[step["as"]] = yield ReadResource(evaluate(step["read"], names))
+Steps = Callable[[dict[str, Any], "_Budget | None"], Generator[Effect, Any, None]]
 
 
-def _behaviour(raw: dict[str, Any]):
-    steps = raw.get("steps", [])
+def _compile_steps(raw: list[dict[str, Any]]) -> Steps:
+    """Checked steps as one generator function of the names known and the call's budget."""
+    compiled = [_compile_step(step) for step in raw]
+    if len(compiled) == 1:
+        return compiled[0]
+
+    def run(names: dict[str, Any], budget: _Budget | None) -> Generator[Effect, Any, None]:
+        for step in compiled:
+            yield from step(names, budget)
+    return run
+
+
+def _optional(step: dict[str, Any], key: str) -> Expr:
+    return compile_expr(step[key]) if key in step else (lambda names: None)
+
+
+def _compile_step(step: dict[str, Any]) -> Steps:
+    if "progress" in step:
+        progress, total, message = compile_expr(step["progress"]), _optional(step, "total"), _optional(step, "message")
+
+        def report(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+            yield Progress(progress(names), total(names), message(names))
+        return report
+    if "for" in step:
+        var, first, last, body = step["for"], compile_expr(step["from"]), compile_expr(step["to"]), _compile_steps(step["do"])
+
+        def loop(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+            for names[var] in range(first(names), last(names) + 1):
+                budget.spend()  # (only loops repeat: every other step runs once per place it is written)
+                yield from body(names, budget)
+        return loop
+    if "ask_user" in step:
+        key, message, schema = step["ask_user"], compile_expr(step["message"]), step["schema"]
+
+        def ask_user(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+            names[key] = yield AskUser(key, message(names), schema)
+        return ask_user
+    if "ask_model" in step:
+        key, text, tokens = step["ask_model"], compile_expr(step["text"]), step["max_tokens"]
+
+        def ask_model(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+            names[key] = yield AskModel(key, text(names), tokens)
+        return ask_model
+    if "log" in step:
+        level, data = step["log"], compile_expr(step["message"])
+
+        def log(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+            yield Log(level, data(names))
+        return log
+    key, uri = step["as"], compile_expr(step["read"])
+
+    def read(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+        names[key] = yield ReadResource(uri(names))
+    return read
+
+
+def _behaviour(raw: dict[str, Any]) -> Callable[..., Generator[Effect, Any, Any]]:
+    steps = _compile_steps(raw.get("steps", [])) if raw.get("steps") else None
+    loops = "\"for\"" in json.dumps(raw.get("steps", []))  # (a budget is kept only where something repeats)
     end = next((key for key in ("result", "tool_error", "crash") if key in raw), None)
+    value_of = compile_expr(raw[end]) if end else (lambda names: None)
+    name = raw["name"]
 
-    def run(**arguments: Any) -> Generator[Effect, Any, Any]:
-        names = dict(arguments)
-        budget = _Budget(raw["name"])
+    def run(**names: Any) -> Generator[Effect, Any, Any]:
         try:
-            yield from _run_steps(steps, names, budget)
-            value = None if end is None else evaluate(raw[end], names)
+            if steps is not None:
+                yield from steps(names, _Budget(name) if loops else None)
+            value = value_of(names)
         except (NotModelled, GeneratorExit, ResourceMissing):
             raise  # (a resource the server lacks is the SDK's own error, thrown in by the server)
         except Exception as exc:  # the program's own exception: the tool crashed
@@ -460,10 +507,10 @@ def _template(raw: Any, path: Path) -> ResourceTemplate:
         raise _problem("a template names at least one {variable}, in braces that match", where)
     pattern += re.escape(text[last:])
     _check_expr(raw["text"], set(names), path + ["text"])
-    body = raw["text"]
+    body = compile_expr(raw["text"])
 
     def render(**variables: str) -> str:
-        return str(evaluate(body, dict(variables)))
+        return str(body(variables))
     return ResourceTemplate(text, raw["name"], raw.get("description", ""), raw.get("mime_type", "text/plain"), render,
                             re.compile(pattern, re.DOTALL))
 
@@ -480,19 +527,19 @@ def _prompt(raw: Any, path: Path) -> Prompt:
     _no_repeats([a.name for a in arguments], path + ["arguments"], "argument")
     known = {a.name for a in arguments}
     if "text" in raw:
-        messages = [("user", raw["text"])]
+        messages = [("user", compile_expr(raw["text"]))]
         _check_expr(raw["text"], known, path + ["text"])
     else:
         messages = []
         for i, m in enumerate(_items(raw, "messages", path)):
             check_object(m, _MESSAGE_FIELDS, path + ["messages", i], "a prompt message")
             _check_expr(m["text"], known, path + ["messages", i, "text"])
-            messages.append((m["role"], m["text"]))
+            messages.append((m["role"], compile_expr(m["text"])))
     declared = tuple(a.name for a in arguments)
 
     def render(**given: Any) -> list[tuple[str, str]]:
         names = {name: given.get(name) for name in declared}
-        return [(role, str(evaluate(text, names))) for role, text in messages]
+        return [(role, str(text(names))) for role, text in messages]
     return Prompt(raw["name"], raw.get("description", ""), tuple(arguments), render)
 
 
