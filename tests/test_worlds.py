@@ -148,8 +148,8 @@ def test_verify_sees_an_engine_that_answers_wrongly(tmp_path: Path):
         shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__"))
     world_py = copy / "agent_loop_sim" / "protocols" / "mcp" / "world.py"
     text = world_py.read_text()
-    assert "            return left + right\n" in text
-    world_py.write_text(text.replace("            return left + right\n", "            return left - right\n"))
+    assert '"$add": operator.add,' in text
+    world_py.write_text(text.replace('"$add": operator.add,', '"$add": operator.sub,'))
     done = subprocess.run([sys.executable, "-m", "agent_loop_sim", "--root", str(copy), "verify", str(world),
                            str(scenario)], cwd=copy, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1, done.stdout + done.stderr
