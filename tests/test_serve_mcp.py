@@ -120,3 +120,29 @@ def test_a_client_that_disconnects_mid_stream():
     server.wait(timeout=30)
     assert server.returncode == 0
     assert b"Traceback" not in server.stderr.read()
+
+
+def test_each_message_is_written_on_its_own():
+    """Progress and the result in one write reach the TypeScript SDK's client as one chunk, and
+    it drops the progress then; the SDK's server writes (and flushes) each message alone."""
+    import io
+
+    from agent_loop_sim.serve.mcp_stdio import serve
+
+    class Writes(io.RawIOBase):
+        def __init__(self) -> None:
+            self.writes: list[bytes] = []
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data) -> int:  # noqa: ANN001
+            self.writes.append(bytes(data))
+            return len(data)
+
+    count = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+             "params": {"name": "count", "arguments": {"n": 3}, "_meta": {"progressToken": 2}}}
+    raw = Writes()
+    serve(io.BytesIO(_line(INIT) + _line(count)), io.BufferedWriter(raw))
+    assert len(raw.writes) == 5  # the initialize result, 3 progress notifications, the tool's result
+    assert all(w.count(b"\n") == 1 and w.endswith(b"\n") for w in raw.writes)

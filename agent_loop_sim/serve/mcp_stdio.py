@@ -26,9 +26,11 @@ from ..protocols.mcp import FIXTURE_SERVER, ServerConnection, ServerDefinition, 
 
 
 def _write(out: io.TextIOWrapper, messages: Iterable[dict[str, Any]]) -> None:
+    # One write per message, flushed, as the SDK's stdio server writes: a client reads them as
+    # they come, and the TypeScript SDK's drops progress that arrives in one chunk with the result.
     for message in messages:
         out.write(json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n")
-    out.flush()
+        out.flush()
 
 
 #: What may make a line Python's parser takes one that the SDK's (pydantic-core) refuses as invalid
