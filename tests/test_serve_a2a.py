@@ -45,6 +45,24 @@ def test_the_card_with_its_etag_and_a_conditional_get(peer):
     assert httpx.get(url + "/a2a").status_code == 405
 
 
+def test_the_card_names_the_address_served_or_with_recorded_url_the_recorded_one(peer):
+    url, _ = peer
+    (interface,) = httpx.get(url + "/.well-known/agent-card.json").json()["supportedInterfaces"]
+    assert interface["url"] == url + "/a2a"  # a client that follows the card reaches this process
+    sent = httpx.post(interface["url"], json=_send("hello"), headers=HEADERS)
+    assert sent.status_code == 200 and "message" in sent.json()["result"]
+    server = subprocess.Popen([sys.executable, "-m", "agent_loop_sim", "serve", "a2a", "--port", "0", "--recorded-url"],
+                              cwd=ROOT, stdout=subprocess.PIPE)
+    try:
+        assert server.stdout
+        recorded = server.stdout.readline().decode().strip() + "/.well-known/agent-card.json"
+        (interface,) = httpx.get(recorded).json()["supportedInterfaces"]
+        assert interface["url"] == "https://research.example.com/a2a"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 def test_bad_bodies_get_json_rpc_errors_and_the_process_goes_on(peer):
     url, server = peer
     broken = httpx.post(url + "/a2a", content=b'{"jsonrpc": "2.0", "id": 1, "method": "GetTask"', headers=HEADERS)

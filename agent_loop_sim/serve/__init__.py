@@ -26,6 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="a2a: the address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=_port, default=8765,
                         help="a2a: the port (0: any free port; the address is printed on stdout)")
+    parser.add_argument("--recorded-url", action="store_true",
+                        help="a2a: the card names the recorded URL (https://research.example.com/a2a), as the "
+                             "recordings do, instead of the address served")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,4 +38,4 @@ def run(args: argparse.Namespace) -> int:
         return mcp_stdio.main()
     from . import a2a_http  # needs uvicorn (the serve extra); the MCP peer needs nothing
 
-    return a2a_http.main(args.host, args.port)
+    return a2a_http.main(args.host, args.port, recorded_url=args.recorded_url)

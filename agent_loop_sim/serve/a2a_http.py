@@ -14,6 +14,7 @@ surrogate in a string...) gets ``501`` with one line saying what, and the proces
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import socket
@@ -167,13 +168,19 @@ async def _write(response: HttpResponse, send: Send) -> None:
     await send({"type": "http.response.body", "body": payload})
 
 
-def research_app() -> AgentApp:
-    """The fixture's research agent, fresh (no tasks yet)."""
-    return AgentApp(Agent(RESEARCH_CARD, RESEARCH_AGENT))
+def research_app(base_url: str | None = None) -> AgentApp:
+    """The fixture's research agent, fresh (no tasks yet); its card names ``base_url`` (by default
+    the recorded one, ``https://research.example.com``)."""
+    card = RESEARCH_CARD if base_url is None else dataclasses.replace(RESEARCH_CARD, base_url=base_url)
+    return AgentApp(Agent(card, RESEARCH_AGENT))
 
 
-def main(host: str, port: int, app: AgentApp | None = None) -> int:
-    """Serve ``app`` (the research agent by default) until interrupted; the URL is the first line out."""
+def main(host: str, port: int, app: AgentApp | None = None, recorded_url: bool = False) -> int:
+    """Serve ``app`` (the research agent by default) until interrupted; the URL is the first line out.
+
+    The research agent's card names the address served, so that a client that follows the card
+    (``createFromUrl`` of the A2A JavaScript SDK) reaches it; ``recorded_url`` keeps the recorded
+    card's URL instead (the swap test compares cards with the recordings)."""
     import uvicorn  # the serve extra; imported here so that the engine itself needs nothing
 
     if sys.stdout is None:  # started with `>&-`: the URL has nowhere to go (and uvicorn logs there)
@@ -189,8 +196,11 @@ def main(host: str, port: int, app: AgentApp | None = None) -> int:
     listener.listen(2048)  # connections wait in the backlog until uvicorn accepts them
     bound_host, bound_port = listener.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-    print(f"http://{shown}:{bound_port}", flush=True)  # the first line: where to connect (port 0 picks one)
-    config = uvicorn.Config(app or research_app(), lifespan="off", log_level="warning", access_log=False,
+    served = f"http://{shown}:{bound_port}"
+    print(served, flush=True)  # the first line: where to connect (port 0 picks one)
+    if app is None:
+        app = research_app(None if recorded_url else served)
+    config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False,
                             timeout_graceful_shutdown=1)
     try:
         uvicorn.Server(config).run(sockets=[listener])
