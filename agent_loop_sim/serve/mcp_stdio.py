@@ -2,8 +2,9 @@
 
 The edge only: each line read from stdin goes to :class:`ServerConnection` and what it answers
 is written to stdout, one JSON message a line, each on its own and flushed (the next message of
-the same answer once the client has read the one before, see `_read_by_the_client`); at end of file the connection is closed (open
-listen streams end with their error) and the process exits 0, as the SDK's stdio server does.
+the same answer once the client has read the one before, see `_read_by_the_client`); at end of
+file the connection is closed (open listen streams end with their error) and the process exits
+0, as the SDK's stdio server does.
 Lines are read the way the SDK's transport reads them: UTF-8 with undecodable bytes replaced
 (so invalid UTF-8 is a line that is not JSON, dropped), universal newlines, and a last line
 without its newline still counts as a line. Unlike the SDK's, a line is not read past the largest
