@@ -8,7 +8,9 @@ of them) until the process ends; start a process per test for isolation.
 
 What the SDK's HTTP layer does before its dispatcher is done here as it does it: a body that is
 not JSON is ``-32700`` with the decoder's message, one that is not UTF-8 ``-32603``; a path
-other than the card's and JSON-RPC's is ``404``, a wrong method ``405``. A request the model
+other than the card's and JSON-RPC's is ``404``, a wrong method ``405`` (with ``allow``), one of
+them with slashes after it ``307`` to it; streams carry sse-starlette's headers, and every
+answer Starlette's headers in Starlette's order. A request the model
 does not cover (a batch, a body that is no JSON-RPC object, ``returnImmediately``, a lone
 surrogate in a string...) gets ``501`` with one line saying what, and the process goes on.
 """
@@ -56,7 +58,9 @@ class AgentApp:
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
-        self.routes = {WELL_KNOWN_PATH: "GET", agent.card.rpc_path: "POST"}
+        # Each path's methods, and its 405's ``allow`` (Starlette joins a set there: for the card,
+        # "GET, HEAD" or "HEAD, GET" by the process's hash seed).
+        self.routes = {WELL_KNOWN_PATH: ("GET", "HEAD"), agent.card.rpc_path: ("POST",)}
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -64,7 +68,8 @@ class AgentApp:
         body, connected = await _read_body(receive)
         if not connected:
             return  # the client left before its request was complete: nobody to answer
-        response = self.answer(scope["method"], scope["path"], scope["headers"], body)
+        response = _slash_redirect(scope, self.routes) or self.answer(
+            scope["method"], scope["path"], scope["headers"], body)
         try:
             await _write(response, send)
             if response.open:  # the agent keeps the stream open until the client goes
@@ -77,8 +82,12 @@ class AgentApp:
         """The answer to one request (synchronous: the agent is never seen half-way through one)."""
         if path not in self.routes:
             return _plain(404, "Not Found")
-        if method != self.routes[path]:
-            return _plain(405, "Method Not Allowed")
+        if method not in self.routes[path]:
+            answer = _plain(405, "Method Not Allowed")
+            answer.headers.insert(0, ("Allow", ", ".join(self.routes[path])))
+            return answer
+        if method == "HEAD":
+            method = "GET"  # answered as a GET; uvicorn leaves the body out
         headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in raw_headers]
         parsed: Any = None
         surrogates = method == "POST" and _SURROGATE_ESCAPE.search(body) is not None  # (the rare case, told cheaply)
@@ -106,6 +115,22 @@ class AgentApp:
 #: A JSON escape of a surrogate (`jsonio.SURROGATE_ESCAPE`): the only way a lone one gets into a
 #: body that was valid UTF-8.
 _SURROGATE_ESCAPE = re.compile(SURROGATE_ESCAPE.encode())
+
+
+def _slash_redirect(scope: dict[str, Any], routes: dict[str, Any]) -> HttpResponse | None:
+    """307 to the route a path names with slashes after it (``/a2a/``), as Starlette's router
+    redirects, to the URL made from the request's ``Host`` (or the server's address)."""
+    path = scope["path"]
+    if not path.endswith("/") or path == "/" or path.rstrip("/") not in routes:
+        return None
+    host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), None)
+    if host is None:
+        address, port = scope["server"]
+        host = address if port == {"http": 80, "https": 443}.get(scope["scheme"]) else f"{address}:{port}"
+    url = f"{scope['scheme']}://{host}{scope.get('root_path', '')}{path.rstrip('/')}"
+    if scope.get("query_string"):
+        url += "?" + scope["query_string"].decode("latin-1")
+    return HttpResponse(307, [("Location", url)], None)
 
 
 def _params_read(parsed: Any) -> bool:
@@ -145,13 +170,19 @@ def _encode(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
+#: What the SDK's SSE responses carry before their content type (sse-starlette's defaults).
+STREAM_HEADERS = [(b"cache-control", b"no-store"), (b"connection", b"keep-alive"), (b"x-accel-buffering", b"no")]
+#: Headers Starlette sets after the content length (content-type; a redirect's location).
+_AFTER_LENGTH = (b"content-type", b"location")
+
+
 async def _write(response: HttpResponse, send: Send) -> None:
     headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in response.headers]
     if response.events is not None:
-        await send({"type": "http.response.start", "status": response.status, "headers": headers})
-        for event in response.events:  # SSE, framed as sse-starlette frames it
-            await send({"type": "http.response.body", "body": b"data: " + _encode(event) + b"\r\n\r\n",
-                        "more_body": True})
+        await send({"type": "http.response.start", "status": response.status, "headers": STREAM_HEADERS + headers})
+        for event in response.events:  # SSE, framed as sse-starlette frames it; the data as json.dumps writes it
+            data = json.dumps(event, ensure_ascii=False).encode("utf-8")
+            await send({"type": "http.response.body", "body": b"data: " + data + b"\r\n\r\n", "more_body": True})
         if response.open:
             await send({"type": "http.response.body", "body": b"", "more_body": True})
             return
@@ -163,7 +194,10 @@ async def _write(response: HttpResponse, send: Send) -> None:
         payload = response.body.encode("utf-8")
     else:
         payload = _encode(response.body)
-    headers.append((b"content-length", str(len(payload)).encode()))
+    # Starlette's order: the headers given, the length (none on a 304), then the content type.
+    length = [] if response.status == 304 else [(b"content-length", str(len(payload)).encode())]
+    headers = ([h for h in headers if h[0] not in _AFTER_LENGTH] + length
+               + [h for h in headers if h[0] in _AFTER_LENGTH])
     await send({"type": "http.response.start", "status": response.status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
 
