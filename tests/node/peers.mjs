@@ -22,14 +22,17 @@ export const A2A_AGENTS = {
 
 // One A2A agent process, fresh (its own task store): `{ url, stop }`.
 export async function startAgent(args) {
-  const child = spawn(PYTHON, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  // (stderr kept, not shown: `serve a2a` says "terminated" when stopped; a start that fails shows it)
+  const child = spawn(PYTHON, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let said = '';
+  child.stderr.on('data', (chunk) => { said += chunk; });
   let seen = '';
   for await (const chunk of child.stdout) {
     seen += chunk;
     if (seen.includes('\n')) break;
   }
   const url = seen.split('\n')[0].trim();
-  if (!url.startsWith('http')) throw new Error(`${args.join(' ')} printed no URL: ${JSON.stringify(seen)}`);
+  if (!url.startsWith('http')) throw new Error(`${args.join(' ')} printed no URL: ${JSON.stringify(seen)} ${said}`);
   child.stdout.resume();
   return {
     url,
