@@ -60,8 +60,8 @@ def main() -> int:
     tests = sorted(set().union(*seen.values()))
     differ = [t for t in tests if len({seen[n].get(t) for n in names}) > 1]
     outcomes = sorted(set().union(*(v.values() for v in seen.values())))
-    print(f"A2A TCK at `{_commit(tck)}`, {len(tests)} tests: "
-          + ("the same verdict on both, test by test." if not differ else f"{len(differ)} of them with verdicts that differ."))
+    verdict = "the same verdict on both, test by test" if not differ else f"{len(differ)} with verdicts that differ"
+    print(f"A2A TCK at `{_commit(tck)}`, {len(tests)} tests: {verdict}.")
     print()
     print("| outcome | " + " | ".join(names) + " |")
     print("|---|" + "---:|" * len(names))
