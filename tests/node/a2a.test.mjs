@@ -47,6 +47,11 @@ async function observe(agentArgs) {
     seen.asking = asking;
     const task = asking.result?.payload?.value ?? asking.result;
     seen.followUp = await events(client.sendMessageStream(send('Monday', { taskId: task?.id, contextId: task?.contextId })));
+    seen.helloStream = await events(client.sendMessageStream(send('hello again')));
+    const signIn = await settled(client.sendMessage(send('check my calendar')));
+    seen.signIn = signIn;
+    const waiting = signIn.result?.payload?.value ?? signIn.result;
+    seen.signedIn = await settled(client.sendMessage(send('done', { taskId: waiting?.id, contextId: waiting?.contextId })));
     const doneTask = done.result?.payload?.value ?? done.result;
     seen.getTask = await settled(client.getTask({ tenant: '', id: doneTask?.id, historyLength: 1 }));
     seen.getMissing = await settled(client.getTask({ tenant: '', id: 'no-such-task', historyLength: undefined }));
