@@ -54,12 +54,15 @@ browser:
 	bash scripts/ensure_chromium.sh
 
 # engine = committed, live SDK = committed, the swap test (simulated peers and the engine's
-# client where the SDK's stood) = committed, the strict site build, then the test suite.
+# client where the SDK's stood) = committed, clients nobody here wrote (the MCP TypeScript SDK's,
+# the A2A JavaScript SDK's) see the simulated peers as the SDK's, the strict site build, then
+# the test suite.
 test: setup browser
 	$(VENV)/bin/python -m agent_loop_sim check
 	$(VENV)/bin/python -m agent_loop_sim record --check
 	$(VENV)/bin/python scripts/validate_wire.py --check
 	$(VENV)/bin/python -m agent_loop_sim record --against engine --check
+	node --test tests/node/
 	$(VENV)/bin/mkdocs build --strict
 	$(VENV)/bin/python -m pytest
 

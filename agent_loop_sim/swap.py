@@ -34,7 +34,9 @@ from .transcript import Message, Transcript
 
 #: The simulated peers, as the recorders start them (one process per session).
 MCP_PEER = f"{shlex.quote(sys.executable)} -m agent_loop_sim serve mcp"
-A2A_PEER = f"{shlex.quote(sys.executable)} -m agent_loop_sim serve a2a --port 0"
+#: (`--recorded-url`: the card served names the URL recorded, not the address served, so that the
+#: recorded card compares equal.)
+A2A_PEER = f"{shlex.quote(sys.executable)} -m agent_loop_sim serve a2a --port 0 --recorded-url"
 #: The environment variable each recorder reads to start another peer instead of the SDK's.
 PEER_VARIABLES = {"mcp": "AGENT_LOOP_SIM_MCP_SERVER", "a2a": "AGENT_LOOP_SIM_A2A_PEER"}
 FORK_SERVER = Path("scripts") / "mcp_fork_server.py"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 import uuid
@@ -43,6 +44,24 @@ def test_the_card_with_its_etag_and_a_conditional_get(peer):
     assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == card.headers["etag"]
     assert httpx.get(url + "/nowhere").status_code == 404
     assert httpx.get(url + "/a2a").status_code == 405
+
+
+def test_the_card_names_the_address_served_or_with_recorded_url_the_recorded_one(peer):
+    url, _ = peer
+    (interface,) = httpx.get(url + "/.well-known/agent-card.json").json()["supportedInterfaces"]
+    assert interface["url"] == url + "/a2a"  # a client that follows the card reaches this process
+    sent = httpx.post(interface["url"], json=_send("hello"), headers=HEADERS)
+    assert sent.status_code == 200 and "message" in sent.json()["result"]
+    server = subprocess.Popen([sys.executable, "-m", "agent_loop_sim", "serve", "a2a", "--port", "0", "--recorded-url"],
+                              cwd=ROOT, stdout=subprocess.PIPE)
+    try:
+        assert server.stdout
+        recorded = server.stdout.readline().decode().strip() + "/.well-known/agent-card.json"
+        (interface,) = httpx.get(recorded).json()["supportedInterfaces"]
+        assert interface["url"] == "https://research.example.com/a2a"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def test_bad_bodies_get_json_rpc_errors_and_the_process_goes_on(peer):
@@ -104,3 +123,46 @@ def test_200_concurrent_requests_each_get_their_own_answer(peer):
     with ThreadPoolExecutor(1) as worker:
         worker.submit(asyncio.run, main()).result()
     assert httpx.get(url + "/.well-known/agent-card.json").status_code == 200 and server.poll() is None
+
+
+def _started(args: list[str]) -> tuple[subprocess.Popen, str]:
+    server = subprocess.Popen([sys.executable, *args], cwd=ROOT, stdout=subprocess.PIPE)
+    assert server.stdout
+    return server, server.stdout.readline().decode().strip()
+
+
+_VARYING = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|127\.0\.0\.1:[0-9]+"
+                      rb'|"20[0-9]{2}-[0-9]{2}-[0-9]{2}T[^"]*"|W/"[0-9a-f]{64}"')
+
+
+def _envelope(url: str, method: str, path: str, **kwargs) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    """Status, headers (but the date) and body of one answer, as raw bytes; ids, timestamps,
+    ports and ETags (the card names the port) made alike."""
+    answer = httpx.request(method, url + path, **kwargs)
+    headers = [(k, _VARYING.sub(b"*", v)) for k, v in answer.headers.raw if k.lower() != b"date"]
+    return answer.status_code, headers, _VARYING.sub(b"*", answer.content)
+
+
+def test_the_http_envelope_is_the_sdks_agent_under_uvicorn():
+    """Headers (and their order) and bytes as the SDK's agent served by uvicorn sends them: SSE
+    with sse-starlette's headers and json.dumps's spacing, 405 with ``allow``, ``/a2a/``
+    redirected (307), a 304 without a length, HEAD of the card."""
+    stream = {**_send("summarise café ☕"), "method": "SendStreamingMessage"}
+    asked = [("POST", "/a2a", {"json": stream, "headers": HEADERS}),
+             ("POST", "/a2a", {"json": _send("hello"), "headers": HEADERS}),
+             ("GET", "/a2a", {}), ("POST", "/a2a/?x=1", {"json": _send("hello"), "headers": HEADERS}),
+             ("GET", "/.well-known/agent-card.json/", {}), ("GET", "/nowhere/", {}),
+             ("HEAD", "/.well-known/agent-card.json", {}), ("DELETE", "/.well-known/agent-card.json", {}),
+             ("GET", "/.well-known/agent-card.json", {"headers": {"If-None-Match": "*"}})]
+    sdk, sdk_url = _started([str(ROOT / "tests" / "node" / "serve_sdk_agent.py")])
+    ours, our_url = _started(["-m", "agent_loop_sim", "serve", "a2a", "--port", "0"])
+    try:
+        for method, path, kwargs in asked:
+            theirs, mine = _envelope(sdk_url, method, path, **kwargs), _envelope(our_url, method, path, **kwargs)
+            if method == "DELETE":  # Starlette joins a set: "GET, HEAD" or "HEAD, GET" by the hash seed
+                theirs = (theirs[0], [(k, b"GET, HEAD" if k == b"allow" else v) for k, v in theirs[1]], theirs[2])
+            assert mine == theirs, f"{method} {path}"
+    finally:
+        for server in (sdk, ours):
+            server.terminate()
+            server.wait(timeout=30)

@@ -120,3 +120,58 @@ def test_a_client_that_disconnects_mid_stream():
     server.wait(timeout=30)
     assert server.returncode == 0
     assert b"Traceback" not in server.stderr.read()
+
+
+def test_each_message_is_written_on_its_own():
+    """Progress and the result in one write reach the TypeScript SDK's client as one chunk, and
+    it drops the progress then; the SDK's server writes (and flushes) each message alone."""
+    import io
+
+    from agent_loop_sim.serve.mcp_stdio import serve
+
+    class Writes(io.RawIOBase):
+        def __init__(self) -> None:
+            self.writes: list[bytes] = []
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data) -> int:  # noqa: ANN001
+            self.writes.append(bytes(data))
+            return len(data)
+
+    count = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+             "params": {"name": "count", "arguments": {"n": 3}, "_meta": {"progressToken": 2}}}
+    raw = Writes()
+    serve(io.BytesIO(_line(INIT) + _line(count)), io.BufferedWriter(raw))
+    assert len(raw.writes) == 5  # the initialize result, 3 progress notifications, the tool's result
+    assert all(w.count(b"\n") == 1 and w.endswith(b"\n") for w in raw.writes)
+
+
+def test_a_message_waits_until_the_client_has_read_the_one_before_it():
+    """Written back to back, an answer's messages reach a client as one chunk even when written
+    one by one (the TypeScript SDK's client then drops the progress); over a Unix socket (Node's
+    "pipe" to a child) the next is written only after the one before was read."""
+    import io
+    import socket
+    import threading
+    import time
+
+    from agent_loop_sim.serve.mcp_stdio import serve
+
+    count = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+             "params": {"name": "count", "arguments": {"n": 3}, "_meta": {"progressToken": 2}}}
+    ours, theirs = socket.socketpair()
+    with ours, theirs, ours.makefile("rb") as stdin, ours.makefile("wb") as stdout:
+        server = threading.Thread(target=serve, args=(stdin, stdout))
+        server.start()
+        theirs.sendall(_line(INIT))
+        assert theirs.recv(1 << 16).count(b"\n") == 1
+        theirs.sendall(_line(count))
+        chunks = []
+        while len(chunks) < 10 and sum(c.count(b"\n") for c in chunks) < 4:
+            time.sleep(0.01)  # a client slower than the server
+            chunks.append(theirs.recv(1 << 16))
+        theirs.shutdown(socket.SHUT_WR)
+        server.join()
+    assert [c.count(b"\n") for c in chunks] == [1] * 4  # 3 progress notifications, then the result

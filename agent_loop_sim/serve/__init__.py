@@ -30,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="a2a: the address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=_port, default=8765,
                         help="a2a: the port (0: any free port; the address is printed on stdout)")
+    parser.add_argument("--recorded-url", action="store_true",
+                        help="a2a: the card names the URL its world gives (https://research.example.com/a2a), as "
+                             "the recordings do, instead of the address served")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,7 +45,6 @@ def run(args: argparse.Namespace) -> int:
         from . import mcp_stdio
 
         return mcp_stdio.main(world)
-    from ..protocols.a2a import Agent
     from . import a2a_http  # needs uvicorn (the serve extra); the MCP peer needs nothing
 
-    return a2a_http.main(args.host, args.port, a2a_http.AgentApp(Agent(*world)) if world else None)
+    return a2a_http.main(args.host, args.port, recorded_url=args.recorded_url, world=world)

@@ -8,12 +8,15 @@ of them) until the process ends; start a process per test for isolation.
 
 What the SDK's HTTP layer does before its dispatcher is done here as it does it: a body that is
 not JSON is ``-32700`` with the decoder's message, one that is not UTF-8 ``-32603``; a path
-other than the card's and JSON-RPC's is ``404``, a wrong method ``405``. A request the model
+other than the card's and JSON-RPC's is ``404``, a wrong method ``405`` (with ``allow``), one of
+them with slashes after it ``307`` to it; streams carry sse-starlette's headers, and every
+answer Starlette's headers in Starlette's order. A request the model
 does not cover (a batch, a body that is no JSON-RPC object, ``returnImmediately``, a lone
 surrogate in a string...) gets ``501`` with one line saying what, and the process goes on.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import socket
@@ -24,7 +27,8 @@ from ..errors import printable
 from ..jsonio import SURROGATE_ESCAPE
 from ..protocols.a2a import RESEARCH_AGENT, RESEARCH_CARD, Agent, HttpRequest, HttpResponse
 from ..protocols.a2a.agent import METHODS
-from ..protocols.a2a.card import WELL_KNOWN_PATH
+from ..protocols.a2a.card import WELL_KNOWN_PATH, AgentCard
+from ..protocols.a2a.script import Script
 from ..protocols.a2a.errors import JsonRpcError, error_response
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -55,7 +59,9 @@ class AgentApp:
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
-        self.routes = {WELL_KNOWN_PATH: "GET", agent.card.rpc_path: "POST"}
+        # Each path's methods, and its 405's ``allow`` (Starlette joins a set there: for the card,
+        # "GET, HEAD" or "HEAD, GET" by the process's hash seed).
+        self.routes = {WELL_KNOWN_PATH: ("GET", "HEAD"), agent.card.rpc_path: ("POST",)}
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -63,7 +69,8 @@ class AgentApp:
         body, connected = await _read_body(receive)
         if not connected:
             return  # the client left before its request was complete: nobody to answer
-        response = self.answer(scope["method"], scope["path"], scope["headers"], body)
+        response = _slash_redirect(scope, self.routes) or self.answer(
+            scope["method"], scope["path"], scope["headers"], body)
         try:
             await _write(response, send)
             if response.open:  # the agent keeps the stream open until the client goes
@@ -76,8 +83,12 @@ class AgentApp:
         """The answer to one request (synchronous: the agent is never seen half-way through one)."""
         if path not in self.routes:
             return _plain(404, "Not Found")
-        if method != self.routes[path]:
-            return _plain(405, "Method Not Allowed")
+        if method not in self.routes[path]:
+            answer = _plain(405, "Method Not Allowed")
+            answer.headers.insert(0, ("Allow", ", ".join(self.routes[path])))
+            return answer
+        if method == "HEAD":
+            method = "GET"  # answered as a GET; uvicorn leaves the body out
         headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in raw_headers]
         parsed: Any = None
         surrogates = method == "POST" and _SURROGATE_ESCAPE.search(body) is not None  # (the rare case, told cheaply)
@@ -105,6 +116,22 @@ class AgentApp:
 #: A JSON escape of a surrogate (`jsonio.SURROGATE_ESCAPE`): the only way a lone one gets into a
 #: body that was valid UTF-8.
 _SURROGATE_ESCAPE = re.compile(SURROGATE_ESCAPE.encode())
+
+
+def _slash_redirect(scope: dict[str, Any], routes: dict[str, Any]) -> HttpResponse | None:
+    """307 to the route a path names with slashes after it (``/a2a/``), as Starlette's router
+    redirects, to the URL made from the request's ``Host`` (or the server's address)."""
+    path = scope["path"]
+    if not path.endswith("/") or path == "/" or path.rstrip("/") not in routes:
+        return None
+    host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), None)
+    if host is None:
+        address, port = scope["server"]
+        host = address if port == {"http": 80, "https": 443}.get(scope["scheme"]) else f"{address}:{port}"
+    url = f"{scope['scheme']}://{host}{scope.get('root_path', '')}{path.rstrip('/')}"
+    if scope.get("query_string"):
+        url += "?" + scope["query_string"].decode("latin-1")
+    return HttpResponse(307, [("Location", url)], None)
 
 
 def _params_read(parsed: Any) -> bool:
@@ -144,13 +171,19 @@ def _encode(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
+#: What the SDK's SSE responses carry before their content type (sse-starlette's defaults).
+STREAM_HEADERS = [(b"cache-control", b"no-store"), (b"connection", b"keep-alive"), (b"x-accel-buffering", b"no")]
+#: Headers Starlette sets after the content length (content-type; a redirect's location).
+_AFTER_LENGTH = (b"content-type", b"location")
+
+
 async def _write(response: HttpResponse, send: Send) -> None:
     headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in response.headers]
     if response.events is not None:
-        await send({"type": "http.response.start", "status": response.status, "headers": headers})
-        for event in response.events:  # SSE, framed as sse-starlette frames it
-            await send({"type": "http.response.body", "body": b"data: " + _encode(event) + b"\r\n\r\n",
-                        "more_body": True})
+        await send({"type": "http.response.start", "status": response.status, "headers": STREAM_HEADERS + headers})
+        for event in response.events:  # SSE, framed as sse-starlette frames it; the data as json.dumps writes it
+            data = json.dumps(event, ensure_ascii=False).encode("utf-8")
+            await send({"type": "http.response.body", "body": b"data: " + data + b"\r\n\r\n", "more_body": True})
         if response.open:
             await send({"type": "http.response.body", "body": b"", "more_body": True})
             return
@@ -162,18 +195,29 @@ async def _write(response: HttpResponse, send: Send) -> None:
         payload = response.body.encode("utf-8")
     else:
         payload = _encode(response.body)
-    headers.append((b"content-length", str(len(payload)).encode()))
+    # Starlette's order: the headers given, the length (none on a 304), then the content type.
+    length = [] if response.status == 304 else [(b"content-length", str(len(payload)).encode())]
+    headers = ([h for h in headers if h[0] not in _AFTER_LENGTH] + length
+               + [h for h in headers if h[0] in _AFTER_LENGTH])
     await send({"type": "http.response.start", "status": response.status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
 
 
-def research_app() -> AgentApp:
-    """The fixture's research agent, fresh (no tasks yet)."""
-    return AgentApp(Agent(RESEARCH_CARD, RESEARCH_AGENT))
+def research_app(base_url: str | None = None, world: tuple[AgentCard, Script] | None = None) -> AgentApp:
+    """``world``'s agent (the fixture's research agent by default), fresh (no tasks yet); its card
+    names ``base_url`` (by default the one the world gives, ``https://research.example.com``)."""
+    card, script = world or (RESEARCH_CARD, RESEARCH_AGENT)
+    return AgentApp(Agent(card if base_url is None else dataclasses.replace(card, base_url=base_url), script))
 
 
-def main(host: str, port: int, app: AgentApp | None = None) -> int:
-    """Serve ``app`` (the research agent by default) until interrupted; the URL is the first line out."""
+def main(host: str, port: int, app: AgentApp | None = None, recorded_url: bool = False,
+         world: tuple[AgentCard, Script] | None = None) -> int:
+    """Serve ``app`` (``world``'s agent, by default the research agent) until interrupted; the URL
+    is the first line out.
+
+    The agent's card names the address served, so that a client that follows the card
+    (``createFromUrl`` of the A2A JavaScript SDK) reaches it; ``recorded_url`` keeps the card's own
+    URL instead (the swap test compares cards with the recordings)."""
     import uvicorn  # the serve extra; imported here so that the engine itself needs nothing
 
     if sys.stdout is None:  # started with `>&-`: the URL has nowhere to go (and uvicorn logs there)
@@ -189,8 +233,11 @@ def main(host: str, port: int, app: AgentApp | None = None) -> int:
     listener.listen(2048)  # connections wait in the backlog until uvicorn accepts them
     bound_host, bound_port = listener.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-    print(f"http://{shown}:{bound_port}", flush=True)  # the first line: where to connect (port 0 picks one)
-    config = uvicorn.Config(app or research_app(), lifespan="off", log_level="warning", access_log=False,
+    served = f"http://{shown}:{bound_port}"
+    print(served, flush=True)  # the first line: where to connect (port 0 picks one)
+    if app is None:
+        app = research_app(None if recorded_url else served, world)
+    config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False,
                             timeout_graceful_shutdown=1)
     try:
         uvicorn.Server(config).run(sockets=[listener])

@@ -1,8 +1,10 @@
 """``agent-loop-sim serve mcp``: the fixture server's model spoken over stdio, one line at a time.
 
 The edge only: each line read from stdin goes to :class:`ServerConnection` and what it answers
-is written to stdout, one JSON message a line; at end of file the connection is closed (open
-listen streams end with their error) and the process exits 0, as the SDK's stdio server does.
+is written to stdout, one JSON message a line, each on its own and flushed (the next message of
+the same answer once the client has read the one before, see `_read_by_the_client`); at end of
+file the connection is closed (open listen streams end with their error) and the process exits
+0, as the SDK's stdio server does.
 Lines are read the way the SDK's transport reads them: UTF-8 with undecodable bytes replaced
 (so invalid UTF-8 is a line that is not JSON, dropped), universal newlines, and a last line
 without its newline still counts as a line. Unlike the SDK's, a line is not read past the largest
@@ -15,9 +17,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import stat
 import sys
-from typing import Any, BinaryIO, Iterable
+import time
+from typing import Any, BinaryIO, Callable, Iterable
 
 from ..errors import printable
 from ..jsonio import SURROGATE_ESCAPE
@@ -25,10 +30,49 @@ from ..limits import FILE_BYTES
 from ..protocols.mcp import FIXTURE_SERVER, ServerConnection, ServerDefinition, jsonrpc
 
 
-def _write(out: io.TextIOWrapper, messages: Iterable[dict[str, Any]]) -> None:
-    for message in messages:
+def _write(out: io.TextIOWrapper, messages: Iterable[dict[str, Any]], read: Callable[[], None]) -> None:
+    # One write per message, flushed, as the SDK's stdio server writes: a client reads them as
+    # they come, and the TypeScript SDK's drops progress that arrives in one chunk with the result.
+    for number, message in enumerate(messages):
+        if number:
+            read()
         out.write(json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n")
-    out.flush()
+        out.flush()
+
+
+#: How long one message of an answer waits for the client to read the one before it.
+READ_WAIT = 0.05
+
+
+def _read_by_the_client(stdout: BinaryIO) -> Callable[[], None]:
+    """What waits, before the next message of one answer is written, until the client has read
+    what is in the pipe (at most `READ_WAIT` s; a client that does not read is not waited for).
+
+    The SDK's server writes each message from a task of its own, a few hundred microseconds
+    apart: a client reads them one at a time. The model has an answer's messages at once, and
+    written back to back they arrive in one read (progress and result in one chunk: the
+    TypeScript SDK's client then drops the progress). A pipe tells how much of it is unread
+    (FIONREAD), and so does a Unix socket (SIOCOUTQ: what Node starts a child with as its "pipe")."""
+    try:
+        import fcntl
+        import termios
+
+        fd = stdout.fileno()
+        mode = os.fstat(fd).st_mode
+        request = termios.FIONREAD if stat.S_ISFIFO(mode) else termios.TIOCOUTQ if stat.S_ISSOCK(mode) else None
+        unread = bytearray(4)
+        if request is None or fcntl.ioctl(fd, request, unread) != 0:
+            raise OSError
+    except (ImportError, OSError, ValueError):  # (io.UnsupportedOperation is both) not told, or not Unix
+        return lambda: None
+
+    def wait() -> None:
+        deadline = time.monotonic() + READ_WAIT
+        while (fcntl.ioctl(fd, request, unread) == 0 and int.from_bytes(unread, sys.byteorder)
+               and time.monotonic() < deadline):
+            time.sleep(0.0001)
+
+    return wait
 
 
 #: What may make a line Python's parser takes one that the SDK's (pydantic-core) refuses as invalid
@@ -98,10 +142,11 @@ def serve(stdin: BinaryIO, stdout: BinaryIO, definition: ServerDefinition = FIXT
     lines = io.TextIOWrapper(stdin, encoding="utf-8", errors="replace")
     out = io.TextIOWrapper(stdout, encoding="utf-8", write_through=True)
     connection = ServerConnection(definition)
+    read = _read_by_the_client(stdout)
     try:
         for number, line in _lines(lines, limit):
-            _write(out, _answer(connection, line, number))
-        _write(out, connection.close())
+            _write(out, _answer(connection, line, number), read)
+        _write(out, connection.close(), read)
     except BrokenPipeError:
         pass  # the client closed its end of stdout: nobody is left to answer
     finally:
