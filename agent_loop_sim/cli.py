@@ -84,7 +84,7 @@ def _releases(project: Project, files: list[ScenarioFile], chosen: str | None) -
             return [None]
     picked = [r for r in every if r is not None and r[1] == chosen]
     if not picked:
-        raise InputError(f"--release {chosen}: no family of these scenario files has that SDK release")
+        raise InputError(f"--release {chosen!r}: no family of these scenario files has that SDK release")
     return picked
 
 
