@@ -8,6 +8,13 @@ from __future__ import annotations
 
 import argparse
 
+# serve a2a's memory bounds (see `a2a_http`).
+#: A body over this many bytes is refused (413) before it is read whole: 10 MiB, ample for a
+#: message of text and a few files inline, far under what would strain the process.
+DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024
+#: The task store keeps this many tasks, the newest; a test suite's worth, and bounded.
+DEFAULT_MAX_TASKS = 1000
+
 
 def _port(text: str) -> int:
     try:
@@ -19,6 +26,16 @@ def _port(text: str) -> int:
     return value
 
 
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``serve`` verb's arguments (the command line itself lives in :mod:`agent_loop_sim.cli`)."""
     parser.add_argument("peer", choices=("mcp", "a2a"),
@@ -26,6 +43,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="a2a: the address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=_port, default=8765,
                         help="a2a: the port (0: any free port; the address is printed on stdout)")
+    parser.add_argument("--max-body-bytes", type=_at_least_one, default=DEFAULT_MAX_BODY_BYTES, metavar="N",
+                        help="a2a: a request body over N bytes is refused with 413 before it is parsed "
+                             f"(default {DEFAULT_MAX_BODY_BYTES:,}, 10 MiB)")
+    parser.add_argument("--max-tasks", type=_at_least_one, default=DEFAULT_MAX_TASKS, metavar="N",
+                        help=f"a2a: the task store keeps the newest N tasks (default {DEFAULT_MAX_TASKS:,})")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,4 +57,4 @@ def run(args: argparse.Namespace) -> int:
         return mcp_stdio.main()
     from . import a2a_http  # needs uvicorn (the serve extra); the MCP peer needs nothing
 
-    return a2a_http.main(args.host, args.port)
+    return a2a_http.main(args.host, args.port, max_body_bytes=args.max_body_bytes, max_tasks=args.max_tasks)
