@@ -66,7 +66,8 @@ def parse_session(raw: Any, index: int, source: str) -> Session:
     if type(raw) is not dict:
         raise InputError(f"a session must be an object, got {describe(raw)}", file=source, path=json_path(path))
     name = raw.get("name")
-    label = name if isinstance(name, str) else None
+    # (a name far over the limit is shown cut: the one line stays readable)
+    label = (name if len(name) <= MAX_NAME else name[:MAX_NAME] + "…") if isinstance(name, str) else None
     try:
         for key in ("name", "family", "title"):
             if key not in raw:
