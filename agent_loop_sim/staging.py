@@ -53,14 +53,15 @@ def check_tree(outdir: Path, paths: list[str]) -> None:
                 seen.add(here)
 
 
-def write_tree(outdir: Path, files: dict[str, str]) -> None:
+def write_tree(outdir: Path, files: dict[str, str], durable: bool = False) -> None:
     """Write ``files`` (path relative to ``outdir`` -> text) under ``outdir``, all or none.
 
     Every file is written in a new folder made in the nearest folder of ``outdir`` that exists
     (the same file system, so the move is a rename); only when all are written are they moved
     into place: what ``outdir`` lacks is renamed in whole (a new ``outdir`` in one rename), a file
     it has is replaced by a rename. An `OSError` while writing (no space, a name too long, no
-    permission) is one `InputError`; ``outdir`` is then as it was."""
+    permission) is one `InputError`; ``outdir`` is then as it was. ``durable``: each file synced
+    to the disk before the move (committed files; a site can be made again)."""
     check_tree(outdir, list(files))
     anchor = next(p for p in (outdir, *outdir.parents) if p.exists())
     remove_stale_staging(anchor)
@@ -76,6 +77,9 @@ def write_tree(outdir: Path, files: dict[str, str]) -> None:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 with open(target, "x", encoding="utf-8", newline="\n") as handle:
                     handle.write(text)
+                    if durable:
+                        handle.flush()
+                        os.fsync(handle.fileno())
         except OSError as exc:
             raise InputError(f"the output cannot be written ({exc.strerror})", file=str(outdir)) from None
         check_tree(outdir, list(files))  # again: what changed in the output while the files were written
@@ -103,7 +107,7 @@ def _move_into(source: Path, target: Path) -> None:
             os.replace(entry.path, there)  # (a regular file, as `check_tree` found: the rename replaces it)
 
 
-def remove_stale_staging(folder: Path, older_than: float = 3600.0) -> None:
+def remove_stale_staging(folder: Path, older_than: float = 600.0) -> None:
     """Remove a staging folder a killed writer (SIGKILL) left in ``folder``, once it is older than
     any live writer's."""
     import time
