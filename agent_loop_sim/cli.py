@@ -34,13 +34,14 @@ from typing import TextIO
 from . import engine, swap
 from .check import RecordingResult, Report, build_report, every_release, live_differences, release_report
 from .errors import EngineFailure, InputError, RecorderError, one_line, printable
-from .jsonio import check_output, parse_json, remove_stale_temps, write_atomic, write_output
+from .jsonio import check_output, parse_json, remove_stale_temps, write_output
 from .limits import LIMITS
 from .processes import run_owned
 from .project import Project
 from .protocols import FAMILIES
 from .recording import Recording, load_recording, parse_recording
 from .scenarios import ScenarioFile
+from .staging import write_tree
 from .serve import add_arguments as add_serve_arguments
 from .serve import run as run_peer
 from .verify import verify as verify_world
@@ -86,7 +87,7 @@ def _releases(project: Project, files: list[ScenarioFile], chosen: str | None) -
             return [None]
     picked = [r for r in every if r is not None and r[1] == chosen]
     if not picked:
-        raise InputError(f"--release {chosen}: no family of these scenario files has that SDK release")
+        raise InputError(f"--release {chosen!r}: no family of these scenario files has that SDK release")
     return picked
 
 
@@ -221,9 +222,11 @@ def cmd_record(project: Project, args: argparse.Namespace) -> int:
                 for (file, release), recording in zip(plan, live)]
         return 0 if all(same) else EXIT_DIFFERENT
     remove_stale_temps(project.recording_dir)
+    # All or none: a second recording that cannot be written (no space) leaves the first as it was.
+    write_tree(project.recording_dir, {str(project.recording_path(file, release).relative_to(project.recording_dir)):
+                                       recording.dumps() for (file, release), recording in zip(plan, live)}, durable=True)
     for (file, release), recording in zip(plan, live):
         path = project.recording_path(file, release)
-        write_atomic(path, recording.dumps())
         print(f"wrote {project.relative(path)}: {len(recording.sessions)} sessions, {recording.message_count} messages")
     return 0
 

@@ -21,6 +21,7 @@ from http import HTTPStatus
 from typing import Any
 
 from .check import Report, RecordingResult
+from .names import path_part
 from .transcript import Message, Transcript
 
 #: What a HAR file says of itself (HAR requires a creator and a start time per entry; the
@@ -35,11 +36,11 @@ JUNIT_FILE = "conformance.junit.xml"
 
 
 def jsonl_path(family: str, session: str) -> str:
-    return f"exports/{family}/{session}.jsonl"
+    return f"exports/{family}/{path_part(session)}.jsonl"
 
 
 def har_path(session: str) -> str:
-    return f"exports/a2a/{session}.har"
+    return f"exports/a2a/{path_part(session)}.har"
 
 
 #: JSON on one line, as json.dumps(value, ensure_ascii=False, separators=(",", ":")) writes it

@@ -20,12 +20,9 @@ from typing import Any
 from .errors import InputError
 from .jsonio import json_path, load_json
 from .limits import SESSIONS
+from .names import MAX_NAME, SESSION_RULE, is_recording_name, is_session_name
 from .schema import Field, check_object, describe
 
-_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
-# A recording is named, not pointed at: a file name in recordings/ (no folder, no "..", no hidden
-# or temporary file), so `record` writes only there.
-_RECORDING = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*\.json$")
 
 _FILE_FIELDS = {"recording": Field(str), "description": Field(str, required=False), "world": Field(str, required=False),
                 "sessions": Field(list)}
@@ -74,14 +71,16 @@ def parse_session(raw: Any, index: int, source: str) -> Session:
     if type(raw) is not dict:
         raise InputError(f"a session must be an object, got {describe(raw)}", file=source, path=json_path(path))
     name = raw.get("name")
-    label = name if isinstance(name, str) else None
+    # (a name far over the limit is shown cut: the one line stays readable)
+    label = (name if len(name) <= MAX_NAME else name[:MAX_NAME] + "…") if isinstance(name, str) else None
     try:
         for key in ("name", "family", "title"):
             if key not in raw:
                 raise InputError(f"missing field {key!r} in the session", path=json_path(path))
         Field(str).check(name, path + ["name"])
-        if not _NAME.match(name):
-            raise InputError("a session name is lower case letters, digits and _", path=json_path(path + ["name"]))
+        if not is_session_name(name):
+            longer = f" (this one has {len(name):,})" if len(name) > MAX_NAME else ""
+            raise InputError(SESSION_RULE + longer, path=json_path(path + ["name"]))
         Field(str, choices=tuple(FAMILIES)).check(raw["family"], path + ["family"])
         Field(str).check(raw["title"], path + ["title"])
         schema = FAMILIES[raw["family"]].scenario
@@ -96,9 +95,10 @@ def parse_session(raw: Any, index: int, source: str) -> Session:
 
 def check_recording_name(name: str, source: str) -> None:
     """The ``recording`` field is a file name in ``recordings/``, never a path."""
-    if not _RECORDING.match(name) or ".." in name:
+    if not is_recording_name(name):
         raise InputError(f"the recording is a file name in recordings/ such as \"sdk_exchanges.json\" (letters, "
-                         f"digits, '_', '-', '.', ending in .json, no folder), not {name!r}",
+                         f"digits, '_', '-', '.', ending in .json, no folder, at most {MAX_NAME} characters), "
+                         f"not {name!r}",
                          file=source, path="$.recording")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -255,6 +256,61 @@ def test_a_link_naming_a_release_the_page_does_not_speak_says_so(origin, page): 
     page.locator("#pg-release").select_option("2.2.0")
     page.wait_for_function("location.hash.includes('release=2.2.0')", timeout=60_000)
     assert page.locator("#pg-notice").is_hidden()
+
+
+def _link(chunks, count: int) -> str:
+    """A playground fragment of ``count`` chunks of text, deflated as they come (400 MB need not
+    be held to make its 0.4 MB link)."""
+    import base64
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = b"".join(packer.compress(chunks) for _ in range(count)) + packer.flush()
+    return "#scenario=" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
+
+
+def test_hostile_link_inflating_to_400_mb_is_refused_before_it_is_read_whole(origin, page):  # noqa: F811
+    """Issue 31, row 7: the link's text is inflated as a stream and stopped at the engine's largest
+    file (16 MiB): a 0.4 MB link of 400 MB is refused at once, the tab alive. Control: a link of a
+    scenario under the limit opens and plays."""
+    huge = _link(b" " * (1 << 20), 400)
+    assert len(huge) < 1_000_000
+    started = time.monotonic()
+    page.goto(f"{origin}/browser/playground/{huge}")
+    page.wait_for_selector("#pg-app[data-state='error']", timeout=60_000)
+    assert time.monotonic() - started < 20
+    said = page.locator("#pg-error").inner_text()
+    assert said.startswith("The link's scenario is over the largest file limit of 16,777,216 bytes"), said
+    assert page.evaluate("1 + 1") == 2  # the tab still answers
+    small = _link(json.dumps({"recording": "x.json", "sessions": [
+        {"name": "zz_link", "family": "mcp", "title": "t", "mode": "legacy", "actions": [{"op": "ping"}]}]}).encode(), 1)
+    page.goto(f"{origin}/browser/playground/{small}")
+    page.wait_for_selector("#pg-app[data-state='played']", timeout=LOADED)
+    assert page.locator("#pg-error").is_hidden()
+
+
+def test_hostile_link_broken_after_the_first_load_is_said(origin, page):  # noqa: F811
+    """Issue 31, row 9: a broken link opened in a page already loaded (a hashchange) was an
+    uncaught atob error and no message; said as on a first load. Control: a good link then plays."""
+    page.goto(f"{origin}/browser/playground/#scenario=%%%")
+    page.wait_for_selector("#pg-app[data-state='error']", timeout=LOADED)
+    assert "cannot be read" in page.locator("#pg-error").inner_text()
+    page.goto(f"{origin}/browser/playground/")
+    page.wait_for_selector(PLAYED, timeout=LOADED)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    good = page.url
+    page.evaluate("location.hash = '#scenario=%%%'")
+    page.wait_for_selector("#pg-app[data-state='error']", timeout=60_000)
+    assert "cannot be read (the address was cut or changed)" in page.locator("#pg-error").inner_text()
+    page.evaluate("document.querySelector('#pg-error').textContent = ''")
+    page.evaluate("location.hash = '#scenario=' + 'A'.repeat(40)")  # base64, but not deflate
+    page.wait_for_function("document.querySelector('#pg-error').textContent.includes('cannot be read')")
+    assert errors == [], errors
+    page.goto(good.split("#")[0] + _link(b'{"recording": "x.json", "sessions": [{"name": "zz_again", "family": "mcp", '
+                                        b'"title": "t", "mode": "legacy", "actions": [{"op": "ping"}]}]}', 1))
+    page.wait_for_selector("#pg-app[data-state='played']", timeout=60_000)
+    assert page.locator("#pg-error").is_hidden()
 
 
 def test_no_request_leaves_the_sites_origin_with_the_engine_in_use(origin, browser):  # noqa: F811

@@ -67,7 +67,7 @@ class Releases:
         if version is None:
             return self.pinned
         if version not in self.versions:
-            raise InputError(f"{self.package} {version} is not a release the model speaks "
+            raise InputError(f"{self.package} {version!r} is not a release the model speaks "
                              f"(known: {', '.join(self.versions)})")
         return version
 

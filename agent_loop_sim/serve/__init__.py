@@ -9,6 +9,13 @@ from __future__ import annotations
 import argparse
 import os
 
+# serve a2a's memory bounds (see `a2a_http`).
+#: A body over this many bytes is refused (413) before it is read whole: 10 MiB, ample for a
+#: message of text and a few files inline, far under what would strain the process.
+DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024
+#: The task store keeps this many tasks, the newest; a test suite's worth, and bounded.
+DEFAULT_MAX_TASKS = 1000
+
 
 def _port(text: str) -> int:
     try:
@@ -17,6 +24,16 @@ def _port(text: str) -> int:
         value = -1
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535; 0: any free port)")
+    return value
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
     return value
 
 
@@ -33,6 +50,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--recorded-url", action="store_true",
                         help="a2a: the card names the URL its world gives (https://research.example.com/a2a), as "
                              "the recordings do, instead of the address served")
+    parser.add_argument("--max-body-bytes", type=_at_least_one, default=DEFAULT_MAX_BODY_BYTES, metavar="N",
+                        help="a2a: a request body over N bytes is refused with 413 before it is parsed "
+                             f"(default {DEFAULT_MAX_BODY_BYTES:,}, 10 MiB)")
+    parser.add_argument("--max-tasks", type=_at_least_one, default=DEFAULT_MAX_TASKS, metavar="N",
+                        help=f"a2a: the task store keeps the newest N tasks (default {DEFAULT_MAX_TASKS:,})")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,4 +69,5 @@ def run(args: argparse.Namespace) -> int:
         return mcp_stdio.main(world)
     from . import a2a_http  # needs uvicorn (the serve extra); the MCP peer needs nothing
 
-    return a2a_http.main(args.host, args.port, recorded_url=args.recorded_url, world=world)
+    return a2a_http.main(args.host, args.port, recorded_url=args.recorded_url, world=world,
+                         max_body_bytes=args.max_body_bytes, max_tasks=args.max_tasks)

@@ -13,6 +13,14 @@ them with slashes after it ``307`` to it; streams carry sse-starlette's headers,
 answer Starlette's headers in Starlette's order. A request the model
 does not cover (a batch, a body that is no JSON-RPC object, ``returnImmediately``, a lone
 surrogate in a string...) gets ``501`` with one line saying what, and the process goes on.
+
+Memory is bounded where the SDK leaves it to the deployment (a finding, and a deliberate
+departure): the SDK reads a body of any size and keeps every task until the process ends. Here a
+body over ``max_body_bytes`` (`DEFAULT_MAX_BODY_BYTES`, ``--max-body-bytes``) is refused before it
+is read whole or parsed, with HTTP ``413`` carrying the JSON-RPC error the SDK's dispatcher gives
+when the server in front of it refuses a body as too large (``-32600``, "Payload too large"); and
+the task store keeps the newest ``max_tasks`` tasks (`DEFAULT_MAX_TASKS`, ``--max-tasks``), the
+oldest going first (asked for afterwards, one is a task not found, as one never stored).
 """
 from __future__ import annotations
 
@@ -23,6 +31,7 @@ import socket
 import sys
 from typing import Any, Awaitable, Callable
 
+from . import DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_TASKS
 from ..errors import printable
 from ..jsonio import SURROGATE_ESCAPE
 from ..protocols.a2a import RESEARCH_AGENT, RESEARCH_CARD, Agent, HttpRequest, HttpResponse
@@ -34,7 +43,7 @@ from ..protocols.a2a.errors import JsonRpcError, error_response
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
-PARSE_ERROR, INTERNAL_ERROR = -32700, -32603
+PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR = -32700, -32600, -32603
 
 
 def _plain(status: int, text: str) -> HttpResponse:
@@ -57,20 +66,26 @@ def _warn(text: str) -> None:
 class AgentApp:
     """An ASGI app serving ``agent``: its card at the well-known path, JSON-RPC at its RPC path."""
 
-    def __init__(self, agent: Agent) -> None:
+    def __init__(self, agent: Agent, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+                 max_tasks: int = DEFAULT_MAX_TASKS) -> None:
         self.agent = agent
         # Each path's methods, and its 405's ``allow`` (Starlette joins a set there: for the card,
         # "GET, HEAD" or "HEAD, GET" by the process's hash seed).
         self.routes = {WELL_KNOWN_PATH: ("GET", "HEAD"), agent.card.rpc_path: ("POST",)}
+        self.max_body_bytes, self.max_tasks = max_body_bytes, max_tasks
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return  # no lifespan events to handle (uvicorn runs with lifespan off)
-        body, connected = await _read_body(receive)
+        body, connected = await _read_body(receive, self.max_body_bytes)
         if not connected:
             return  # the client left before its request was complete: nobody to answer
-        response = _slash_redirect(scope, self.routes) or self.answer(
-            scope["method"], scope["path"], scope["headers"], body)
+        if body is None:
+            response = self.too_large()
+        else:
+            response = _slash_redirect(scope, self.routes) or self.answer(
+                scope["method"], scope["path"], scope["headers"], body)
+            self.forget_oldest_tasks()
         try:
             await _write(response, send)
             if response.open:  # the agent keeps the stream open until the client goes
@@ -78,6 +93,18 @@ class AgentApp:
                     pass
         except OSError:
             pass  # the client disconnected mid-answer; the agent and other clients go on
+
+    def too_large(self) -> HttpResponse:
+        _warn(f"agent-loop-sim serve a2a: a request body over {self.max_body_bytes:,} bytes refused (413; "
+              f"--max-body-bytes raises the limit)")
+        return HttpResponse(413, [("Content-Type", "application/json")],
+                            error_response(None, JsonRpcError(INVALID_REQUEST, "Payload too large")))
+
+    def forget_oldest_tasks(self) -> None:
+        """Keep the task store to ``max_tasks`` tasks, the newest (the store is in creation order)."""
+        tasks = self.agent.tasks
+        while len(tasks) > self.max_tasks:
+            del tasks[next(iter(tasks))]
 
     def answer(self, method: str, path: str, raw_headers: list[tuple[bytes, bytes]], body: bytes) -> HttpResponse:
         """The answer to one request (synchronous: the agent is never seen half-way through one)."""
@@ -156,15 +183,23 @@ def _json(body: Any) -> HttpResponse:
     return HttpResponse(200, [("Content-Type", "application/json")], body)
 
 
-async def _read_body(receive: Receive) -> tuple[bytes, bool]:
+async def _read_body(receive: Receive, limit: int) -> tuple[bytes | None, bool]:
+    """The request's body (``None`` when over ``limit`` bytes: what came after is read and dropped,
+    so that the client, still sending, gets the answer) and whether the client is still there."""
     chunks: list[bytes] = []
+    size = 0
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
             return b"", False
-        chunks.append(message.get("body", b""))
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size <= limit:
+            chunks.append(chunk)
+        elif chunks:
+            chunks = []  # (freed at once, not when the whole body has gone by)
         if not message.get("more_body", False):
-            return b"".join(chunks), True
+            return (b"".join(chunks) if size <= limit else None), True
 
 
 def _encode(value: Any) -> bytes:
@@ -203,15 +238,18 @@ async def _write(response: HttpResponse, send: Send) -> None:
     await send({"type": "http.response.body", "body": payload})
 
 
-def research_app(base_url: str | None = None, world: tuple[AgentCard, Script] | None = None) -> AgentApp:
+def research_app(base_url: str | None = None, world: tuple[AgentCard, Script] | None = None,
+                 max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, max_tasks: int = DEFAULT_MAX_TASKS) -> AgentApp:
     """``world``'s agent (the fixture's research agent by default), fresh (no tasks yet); its card
     names ``base_url`` (by default the one the world gives, ``https://research.example.com``)."""
     card, script = world or (RESEARCH_CARD, RESEARCH_AGENT)
-    return AgentApp(Agent(card if base_url is None else dataclasses.replace(card, base_url=base_url), script))
+    card = card if base_url is None else dataclasses.replace(card, base_url=base_url)
+    return AgentApp(Agent(card, script), max_body_bytes, max_tasks)
 
 
 def main(host: str, port: int, app: AgentApp | None = None, recorded_url: bool = False,
-         world: tuple[AgentCard, Script] | None = None) -> int:
+         world: tuple[AgentCard, Script] | None = None, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+         max_tasks: int = DEFAULT_MAX_TASKS) -> int:
     """Serve ``app`` (``world``'s agent, by default the research agent) until interrupted; the URL
     is the first line out.
 
@@ -236,7 +274,7 @@ def main(host: str, port: int, app: AgentApp | None = None, recorded_url: bool =
     served = f"http://{shown}:{bound_port}"
     print(served, flush=True)  # the first line: where to connect (port 0 picks one)
     if app is None:
-        app = research_app(None if recorded_url else served, world)
+        app = research_app(None if recorded_url else served, world, max_body_bytes, max_tasks)
     config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False,
                             timeout_graceful_shutdown=1)
     try:

@@ -23,6 +23,7 @@ import zlib
 import zipfile
 from pathlib import Path
 
+from ..limits import FILE_BYTES
 from ..project import Project
 from ..protocols import FAMILIES
 from ..scenarios import ScenarioFile, Session
@@ -160,8 +161,9 @@ def playground_page(has_runtime: bool, directory_urls: bool = True) -> str:
     ]
     if not has_runtime:
         return "\n".join(lines + _missing_runtime())
+    # data-max-bytes: a link's scenario over the engine's largest file is refused before it is inflated.
     lines += [f'<div id="pg-app" class="playground" data-state="loading" data-releases="{_releases_attribute()}" '
-              'markdown="0"></div>', "", _script("playground.js", directory_urls), ""]
+              f'data-max-bytes="{FILE_BYTES.default}" markdown="0"></div>', "", _script("playground.js", directory_urls), ""]
     return "\n".join(lines)
 
 

@@ -20,6 +20,7 @@ from ..exports import JUNIT_FILE, har_path, jsonl_path, report_junit, transcript
 from ..jsonio import check_output, write_atomic
 from ..project import Project
 from ..scenarios import ScenarioFile
+from ..staging import check_tree, write_tree
 from ..protocols import FAMILIES
 from .architecture import ARCHITECTURE_PAGE, render_architecture
 from .peers_page import PEERS_PAGE, render_peers
@@ -399,12 +400,8 @@ def build_pages(project: Project, outdir: Path, run_session: Engine | None = Non
         print(printable(site.explain()), file=sys.stderr)
         unreadable = bool(site.report.errors) or any(f.error for f in site.report.files) or site.unreadable
         raise SiteRefused(2 if unreadable else 1)
-    for path in site.pages:  # every page checked before any is written: no half a site left behind
-        check_output(outdir / path)
-    try:
-        written = write_pages(site, outdir)
-    except OSError as exc:  # (no space, no permission, a read-only file system)
-        raise InputError(f"the output cannot be written ({exc.strerror})", file=str(outdir)) from None
-    print(f"wrote {len(written)} files to {outdir}: {site.report.passed}/{len(site.report.sessions)} sessions "
-          f"pass, {site.report.message_count} messages")
+    check_tree(outdir, list(site.pages))  # before any is written, naming the first path refused
+    write_tree(outdir, site.pages)  # all or nothing: made beside the output, moved into place at the end
+    print(printable(f"wrote {len(site.pages)} files to {outdir}: {site.report.passed}/{len(site.report.sessions)} "
+                    f"sessions pass, {site.report.message_count} messages"))
     return site

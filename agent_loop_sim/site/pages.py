@@ -19,6 +19,7 @@ from urllib.parse import quote
 from ..check import RecordingResult, Report, SessionResult
 from ..compare import MISSING
 from ..exports import har_path, jsonl_path
+from ..names import path_part
 from ..protocols import FAMILIES, Code, RuleTable
 from ..transcript import Message, Transcript
 from .evidence import KINDS, Finding, FindingResult
@@ -30,7 +31,7 @@ from .markdown import code, compact_json, indent, json_value, table, text, title
 
 # Sessions named <prefix>_<scenario>: the same scenario played in different MCP eras.
 ERA_PREFIXES = ("legacy", "modern", "auto")
-_ERA_NAME = re.compile(r"^(%s)_(.+)$" % "|".join(ERA_PREFIXES))
+_ERA_NAME = re.compile(r"\A(%s)_(.+)\Z" % "|".join(ERA_PREFIXES))
 
 OVERVIEW = "index.md"
 RESULTS_PAGE = "results.md"
@@ -55,7 +56,7 @@ def family_page(family: str) -> str:
 
 
 def session_page(family: str, name: str) -> str:
-    return f"{family}/sessions/{name}.md"
+    return f"{family}/sessions/{path_part(name)}.md"
 
 
 def eras_page(family: str, scenario: str) -> str:
@@ -102,7 +103,9 @@ def page_url(path: str, directory_urls: bool = True) -> str:
         return path
     if not directory_urls:
         return path[:-3] + ".html"
-    return path[: -len("index.md")] if path.endswith("index.md") else path[:-3] + "/"
+    # Only a page named index.md is its folder's URL: ``legacy_index.md`` is ``legacy_index/``, not
+    # ``legacy_/`` (which is the page of a session named ``legacy_``).
+    return path[: -len("index.md")] if path == "index.md" or path.endswith("/index.md") else path[:-3] + "/"
 
 
 def href(source: str, target: str, fragment: str | None = None, directory_urls: bool = True) -> str:

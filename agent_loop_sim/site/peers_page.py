@@ -62,9 +62,16 @@ REST = """
   `conformance/sdk_server.py`, and the research agent of `conformance/a2a_sdk_server.py`. They
   do not serve your own tools or agents.
 - **One `serve a2a` process holds one agent.** Every client of that process shares one task
-  store, so `ListTasks` shows the tasks of all of them until the process ends. Start one process
+  store, so `ListTasks` shows the tasks of all of them. Start one process
   per test, as the fixture above does, when a test must see only its own tasks. `serve mcp`
   serves one connection: one process per client.
+- **`serve a2a` bounds its memory; the SDK does not** (a deliberate departure). The SDK's agent
+  reads a request body of any size and keeps every task until its process ends. `serve a2a`
+  refuses a body over `--max-body-bytes` (default 10,485,760, 10 MiB) before parsing it, with
+  HTTP `413` and the JSON-RPC error the SDK's dispatcher gives when the server in front of it
+  refuses a body as too large (`-32600`, "Payload too large", id `null`); and its task store keeps
+  the newest `--max-tasks` tasks (default 1,000): an older one is then a task not found, as one
+  never stored.
 - Where the engine does not model the SDK, the peers say so rather than guess. `serve a2a`
   answers such a request (a batch, a body that is no JSON-RPC request object,
   `returnImmediately`, `ListTasks` paging past one page) with HTTP `501` and one line naming the

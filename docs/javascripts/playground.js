@@ -34,12 +34,66 @@ function releaseOf(fragment) {
   return new URLSearchParams(fragment.replace(/^#/, "")).get("release") || "";
 }
 
+// A link is read by a reader who did not write it: its size is bounded before anything is
+// decompressed or parsed. The text may be at most the engine's largest file (the page's
+// data-max-bytes, the command line's --max-file-bytes default); the fragment at most what such a
+// text could take deflated and base64-encoded (deflate adds at most 5 bytes a 16 KiB block).
+const MAX_TEXT = Number(root.dataset.maxBytes) || 16 * 1024 * 1024;
+const MAX_FRAGMENT = Math.ceil((MAX_TEXT + 5 * Math.ceil(MAX_TEXT / 16384) + 16) * 4 / 3);
+
+class LinkError extends Error {}
+
+async function inflate(packed, limit) {
+  // Streamed, and stopped as soon as the text is over the limit: a 0.5 MB link can hold 400 MB.
+  const reader = new Blob([packed]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    let step;
+    try {
+      step = await reader.read();
+    } catch {
+      throw new LinkError("The link's scenario cannot be read (the address was cut or changed).");
+    }
+    if (step.done) break;
+    size += step.value.length;
+    if (size > limit) {
+      reader.cancel().catch(() => {});
+      throw new LinkError(`The link's scenario is over the largest file limit of ${limit.toLocaleString("en")} ` +
+        "bytes (the command line's --max-file-bytes); it was not opened.");
+    }
+    chunks.push(step.value);
+  }
+  const text = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) { text.set(chunk, at); at += chunk.length; }
+  return new TextDecoder().decode(text);
+}
+
 async function decode(fragment) {
   const encoded = new URLSearchParams(fragment.replace(/^#/, "")).get("scenario");
   if (!encoded) return null;
-  const binary = atob(encoded.replace(/-/g, "+").replace(/_/g, "/"));
-  const packed = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-  return new TextDecoder().decode(await pipe(packed, new DecompressionStream("deflate-raw")));
+  if (encoded.length > MAX_FRAGMENT) {
+    throw new LinkError(`The link's scenario is over the largest file limit of ${MAX_TEXT.toLocaleString("en")} ` +
+      "bytes (the command line's --max-file-bytes); it was not opened.");
+  }
+  let binary;
+  try {
+    binary = atob(encoded.replace(/-/g, "+").replace(/_/g, "/"));
+  } catch {
+    throw new LinkError("The link's scenario cannot be read (the address was cut or changed).");
+  }
+  return inflate(Uint8Array.from(binary, (c) => c.charCodeAt(0)), MAX_TEXT);
+}
+
+function linkRefused(failure) {
+  // Whenever a link is opened, first or later (hashchange), its failure is said, never thrown.
+  error.textContent = failure instanceof LinkError ? failure.message
+    : "The link's scenario cannot be read (the address was cut or changed).";
+  error.hidden = false;
+  result.hidden = true;
+  status.textContent = "";
+  root.dataset.state = "error";
 }
 
 // --- JSON, highlighted with Pygments' class names --------------------------------------------
@@ -236,7 +290,13 @@ function chooseRelease(release) {  // (one the page does not offer leaves the pi
 }
 
 window.addEventListener("hashchange", async () => {
-  const text = await decode(location.hash);
+  let text;
+  try {
+    text = await decode(location.hash);
+  } catch (failure) {
+    linkRefused(failure);
+    return;
+  }
   const release = releaseOf(location.hash);
   if (text !== null && (text !== editor.value || release !== releasePick.value)) {
     if (text !== editor.value) { pick.value = ""; editor.value = text; }
@@ -255,11 +315,11 @@ committed.forEach((s, i) => {
 });
 pick.append(...groups.values());
 let opened = null;
+let refused = null;
 try {
   opened = await decode(location.hash);
-} catch {
-  error.textContent = "The link's scenario cannot be read (the address was cut or changed).";
-  error.hidden = false;
+} catch (failure) {
+  refused = failure;
 }
 if (opened !== null) {
   editor.value = opened;
@@ -270,4 +330,6 @@ if (opened !== null) {
   const first = committed.findIndex((s) => s.scenario.endsWith("/mcp.json"));
   choose(Math.max(first, 0));
 }
-play();
+// A link refused is said, and nothing runs: the editor holds the first session, for Run.
+if (refused !== null) linkRefused(refused);
+else play();

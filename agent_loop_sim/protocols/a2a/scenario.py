@@ -58,8 +58,8 @@ PUSH_ACTIONS = ("create", "get", "list", "delete")
 
 TASK_WORDS = ("new", "current", "unknown")
 CONTEXT_WORDS = ("none", "last", "unknown")
-_LABEL = re.compile(r"^[a-z][a-z0-9_]*$")
-_HEADER_VALUE = re.compile(r"^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$")
+_LABEL = re.compile(r"\A[a-z][a-z0-9_]*\Z")
+_HEADER_VALUE = re.compile(r"\A(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?\Z")
 
 _REQUEST = {"method": Field(str, required=False), "version": Field(str, required=False, nullable=True),
             "jsonrpc_id": Field((str, int, bool), required=False, nullable=True)}
