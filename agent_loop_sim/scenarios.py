@@ -12,7 +12,6 @@ progress tokens) is for the engine to model.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any

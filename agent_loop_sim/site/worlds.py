@@ -25,6 +25,7 @@ from ..protocols.a2a.states import TERMINAL
 from ..protocols.mcp.fixture import FIXTURE_WORLD
 from ..scenarios import ScenarioFile
 from .markdown import code, fence, table, text
+from ..names import path_part
 from .pages import link, session_page
 from .sources import docstring_markdown
 
@@ -32,12 +33,14 @@ INDEX = "worlds/index.md"
 
 
 def world_page(stem: str) -> str:
-    return f"worlds/{stem}.md"
+    """A world's page, named by its file (``travel-agent.json`` -> ``worlds/travel_agent.md``), by
+    the one rule for names that become paths (`names`)."""
+    return f"worlds/{path_part(stem.replace('-', '_'))}.md"
 
 
 def world_paths(project: Project) -> list[Path]:
     """The fixtures' worlds first, then every world in ``worlds/``."""
-    return [FIXTURE_WORLD, RESEARCH_WORLD, *sorted((project.root / "worlds").glob("*.json"))]
+    return [FIXTURE_WORLD, RESEARCH_WORLD, *sorted((project.root / "worlds").glob("*.json"))]  # (no symlink loops: one folder)
 
 
 def _generator(project: Project) -> Any:
@@ -74,11 +77,14 @@ def render_worlds(project: Project, files: list[ScenarioFile]) -> tuple[dict[str
     for path in world_paths(project):
         stem = path.stem
         try:
+            page = world_page(stem)
+            if page == INDEX or page in pages:
+                raise InputError(f"its page would be {page}, which is taken: rename the file")
             raw = load_json(path)
             agent = isinstance(raw, dict) and raw.get("kind") == a2a_world_format.KIND
             read = (a2a_world_format if agent else mcp_world_format).read_world(raw, str(path))
         except InputError as exc:
-            problems.append(str(exc))
+            problems.append(str(exc.within(file=str(project.relative(path)))))
             continue
         where = project.relative(path)
         sessions = [s for f in files if f.world and Path(f.world).resolve() == path.resolve() for s in f.sessions]
