@@ -22,6 +22,7 @@ import json
 import zlib
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from ..limits import FILE_BYTES
 from ..project import Project
@@ -80,6 +81,8 @@ def served_files(project: Project) -> dict[str, list[Path]]:
     files, the pinned releases' recordings, and each other release's (``recordings/<package>-
     <version>/``), as the command line's ``check`` reads them."""
     folders = [project.scenario_dir, project.recording_dir]
+    if (project.root / "worlds").is_dir():  # (the worlds scenario files name, as ../worlds/NAME.json)
+        folders.append(project.root / "worlds")
     for family in FAMILIES.values():
         if family.releases is not None:
             folders += [project.recording_dir / family.releases.slug(v) for v in family.releases.others]
@@ -105,8 +108,12 @@ def served_project(project: Project, sessions: list[dict[str, str]] | None = Non
 
 
 def scenario_text(file: ScenarioFile, session: Session) -> str:
-    """One session as a scenario file of its own: what the playground's editor holds."""
-    return json.dumps({"recording": file.recording, "sessions": [session.spec]}, indent=2, ensure_ascii=False)
+    """One session as a scenario file of its own: what the playground's editor holds (a world, as
+    ``../worlds/NAME.json``: the page's engine keeps the committed worlds there)."""
+    head: dict[str, Any] = {"recording": file.recording}
+    if file.world is not None:
+        head["world"] = f"../worlds/{Path(file.world).name}"
+    return json.dumps({**head, "sessions": [session.spec]}, indent=2, ensure_ascii=False)
 
 
 def fragment(text: str) -> str:

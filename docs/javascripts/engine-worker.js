@@ -32,11 +32,22 @@ async function writeProject({ pyodide }) {
   }
 }
 
+// The committed worlds at /worlds, where a playground scenario's "../worlds/NAME.json" finds them.
+async function writeWorlds({ pyodide }) {
+  const project = new URL("project/", SITE);
+  const listing = JSON.parse(new TextDecoder().decode(await bytes(new URL("files.json", project))));
+  pyodide.FS.mkdirTree("/worlds");
+  for (const name of listing.worlds || []) {
+    pyodide.FS.writeFile(`/worlds/${name}`, await bytes(new URL(`worlds/${name}`, project)));
+  }
+}
+
 const OPS = {
   ready: async () => true,
   check: async (e) => { await writeProject(e); return JSON.parse(e.inbrowser.check_project(PROJECT)); },
   engineSeconds: async (e) => { await writeProject(e); return e.inbrowser.engine_seconds(PROJECT); },
   play: async (e, { text, release }) => {
+    await writeWorlds(e);
     e.pyodide.FS.mkdirTree(PLAYGROUND);
     e.pyodide.FS.writeFile(`${PLAYGROUND}/playground.json`, text);
     e.pyodide.FS.chdir(PLAYGROUND);  // so errors name the file as the command line would
