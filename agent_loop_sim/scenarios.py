@@ -3,7 +3,12 @@
 A scenario file is a JSON object::
 
     {"recording": "NAME.json",   # the file in recordings/ its live recording is committed to
+     "harness": "per_request",   # optional: how the SDK is run while it is recorded (see below)
      "sessions": [ {session}, ... ]}
+
+A session is recorded from the SDK as people deploy it unless its file names another of its
+family's harnesses (``Family.harnesses``): A2A's seed sessions keep the ``per_request`` one,
+an event loop per HTTP request. The engine plays a session under its file's harness.
 
 Every session has ``name``, ``family`` (``mcp`` or ``a2a``) and ``title``; the rest depends on
 the family and is validated by that protocol's ``scenario`` module. A scenario holds only what
@@ -13,7 +18,7 @@ progress tokens) is for the engine to model.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +32,8 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 # or temporary file), so `record` writes only there.
 _RECORDING = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*\.json$")
 
-_FILE_FIELDS = {"recording": Field(str), "description": Field(str, required=False), "sessions": Field(list)}
+_FILE_FIELDS = {"recording": Field(str), "description": Field(str, required=False),
+                "harness": Field(str, required=False), "sessions": Field(list)}
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,7 @@ class Session:
     title: str
     spec: dict[str, Any] = field(repr=False)
     source: str = ""
+    harness: str | None = None  #: the harness its file names (`Family.harnesses`); None: as deployed
 
     @property
     def mode(self) -> str:
@@ -50,6 +57,7 @@ class ScenarioFile:
     path: str
     recording: str
     sessions: tuple[Session, ...]
+    harness: str | None = None  #: the harness it names (`Family.harnesses`); None: as deployed
 
     @property
     def family(self) -> str:
@@ -121,7 +129,16 @@ def load(path: str | Path) -> ScenarioFile:
             raise InputError("two sessions have this name", file=source, session=session.name,
                              path=json_path(["sessions", i, "name"]))
         seen.add(session.name)
-    return ScenarioFile(path=source, recording=data["recording"], sessions=sessions)
+    harness = data.get("harness")
+    if harness is not None:
+        from .protocols import FAMILIES
+
+        known = FAMILIES[sessions[0].family].harnesses
+        if harness not in known:
+            raise InputError(f"{harness!r} is not a harness of {sessions[0].family} (known: "
+                             f"{', '.join(known) or 'none but the deployed SDK'})", file=source, path="$.harness")
+        sessions = tuple(replace(s, harness=harness) for s in sessions)
+    return ScenarioFile(path=source, recording=data["recording"], sessions=sessions, harness=harness)
 
 
 def load_many(paths: list[str | Path]) -> list[ScenarioFile]:

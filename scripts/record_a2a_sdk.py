@@ -59,7 +59,13 @@ from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 from conformance import a2a_sdk_server as fixture  # noqa: E402
 from a2a_requests import Answer, Call, StepError, player_for  # noqa: E402
 
-TRANSPORT = "in-process ASGI, JSON-RPC binding over HTTP (SSE for streams), one event loop per request"
+#: How the agent is served, by the harness a scenario file names (None: as deployed); the
+#: recordings say it, and `FAMILY.harnesses` must say the same.
+TRANSPORTS = {
+    None: "HTTP/1.1 over a local socket to the agent served by uvicorn on one event loop, JSON-RPC binding "
+          "(SSE for streams), the agent idle before each request",
+    "per_request": "in-process ASGI, JSON-RPC binding over HTTP (SSE for streams), one event loop per request",
+}
 PEER_TRANSPORT = "HTTP/1.1 over a local socket to a served peer, JSON-RPC binding (SSE for streams)"
 SETTLE_STEPS = 10_000
 
@@ -259,12 +265,37 @@ def record_session(session: scenarios.Session, executor: type = fixture.Research
     return _play(session, lambda request, on_event: asyncio.run(_carry(app, request, on_event)), check)
 
 
-def record_session_over_http(session: scenarios.Session, base_url: str) -> Transcript:
-    """Play one session against a peer served over real HTTP at ``base_url``."""
-    import httpx  # only this mode needs a real HTTP client
+def record_session_deployed(session: scenarios.Session, executor: type = fixture.ResearchAgent) -> Transcript:
+    """Play one session against a fresh agent served as deployed (`a2a_deployed`): uvicorn, one
+    event loop, a real socket; before each request (and at the end) the agent is let go idle."""
+    from a2a_deployed import NeverIdle, ServedAgent  # only this harness needs uvicorn
+
+    guard = GuardedExecutor(executor())
+    served = ServedAgent(fixture.app(guard))
+
+    def settle() -> None:
+        try:
+            served.wait_idle()
+        except NeverIdle as exc:
+            raise RecorderError(f"the agent never went idle: {exc}") from None
+        if guard.raised is not None:
+            raise RecorderError(f"the agent raised {type(guard.raised).__name__}: {guard.raised}")
+
+    try:
+        return record_session_over_http(session, served.url, settle)
+    finally:
+        served.stop()
+
+
+def record_session_over_http(session: scenarios.Session, base_url: str,
+                             settle: Callable[[], None] = lambda: None) -> Transcript:
+    """Play one session against a peer served over real HTTP at ``base_url``; ``settle`` runs
+    before each request and after the last answer."""
+    import httpx  # only these modes need a real HTTP client
 
     with httpx.Client(base_url=base_url, timeout=None) as client:
         def carry(request: Call, on_event: Callable[[Any, Answer], bool]) -> tuple[Answer, bool]:
+            settle()
             path = "/" + request.url.split("://", 1)[-1].partition("/")[2]
             with client.stream(request.method, path, headers=request.headers, content=request.content()) as answer:
                 response = Answer(answer.status_code, list(answer.headers.items()))
@@ -279,7 +310,9 @@ def record_session_over_http(session: scenarios.Session, base_url: str) -> Trans
                             return response, True  # leaving the block closes the connection: a hang-up
                 return response, False
 
-        return _play(session, carry)
+        transcript = _play(session, carry)
+        settle()  # what the agent does after the last answer may still fail it
+        return transcript
 
 
 class Peer:
@@ -306,7 +339,12 @@ class Peer:
 def _child(session: scenarios.Session, executor: type, conn: Connection, peer_url: str | None = None) -> None:
     logging.disable(logging.CRITICAL)  # the SDK logs handled errors as warnings; they are not faults
     try:
-        transcript = record_session_over_http(session, peer_url) if peer_url else record_session(session, executor)
+        if peer_url:
+            transcript = record_session_over_http(session, peer_url)
+        elif session.harness == "per_request":
+            transcript = record_session(session, executor)
+        else:
+            transcript = record_session_deployed(session, executor)
         conn.send(("ok", transcript.to_dict()))
     except (RecorderError, InputError) as exc:
         conn.send(("error", str(exc)))
@@ -367,7 +405,10 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    return recorder_main(prog="record_a2a_sdk", family="a2a", package="a2a-sdk", transport=PEER_TRANSPORT if os.environ.get("AGENT_LOOP_SIM_A2A_PEER") else TRANSPORT,
+    def transport(file: scenarios.ScenarioFile) -> str:
+        return PEER_TRANSPORT if os.environ.get("AGENT_LOOP_SIM_A2A_PEER") else TRANSPORTS[file.harness]
+
+    return recorder_main(prog="record_a2a_sdk", family="a2a", package="a2a-sdk", transport=transport,
                          record=record_all, description=__doc__.split("\n\n")[0], argv=argv)
 
 
