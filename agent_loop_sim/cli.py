@@ -186,8 +186,11 @@ def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int
     results = []
     for file in project.scenario_files(args.scenarios):
         command = peers[file.family]
+        if file.harness is not None and command == swap.A2A_PEER:  # the simulated agent, run as the file's SDK was
+            command += f" --harness {file.harness}"
         live = record_live(project, file, args.timeout, args.jobs, env=swap.peer_environment(file.family, command))
-        shown = {swap.MCP_PEER: "serve mcp", swap.A2A_PEER: "serve a2a"}.get(command, command)
+        shown = {swap.MCP_PEER: "serve mcp", swap.A2A_PEER: "serve a2a"}.get(command, command.replace(
+            swap.A2A_PEER, "serve a2a"))
         client = {"mcp": "the SDK's client", "a2a": "the recorder's orchestrator over HTTP"}[file.family]
         results.append(_same_as_committed(project, file, live, f"{client} against `{shown}`"))
         if file.family == "mcp":

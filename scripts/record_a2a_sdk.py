@@ -2,15 +2,18 @@
 
     python scripts/record_a2a_sdk.py SCENARIOS [--session NAME ...] [--timeout S] [--jobs N]
 
-Each session gets a fresh instance of the agent in ``conformance/a2a_sdk_server.py``, mounted
-in process (an ASGI call per HTTP request; no socket). The requests are built from the
-scenario's steps by ``a2a_requests.py``, never by the engine: this script carries them to the
-SDK and the answers back, reading streams event by event so that the application can hang up
-when it has what it waits for. Every HTTP request runs on an event loop of its own, which
-runs until nothing is left to do and is then closed, so the agent keeps only its task store
-between requests.
+Each session gets a fresh instance of the agent in ``conformance/a2a_sdk_server.py``, served as
+people deploy it: by uvicorn, on one event loop, over a local socket (``a2a_deployed.py``);
+before each request the recorder waits until the agent is idle, so that what the agent still
+does in the background after an answer is done, and the recording does not depend on timing.
+A scenario file that names the ``per_request`` harness (the seed page's sessions) is recorded
+as the seed page was: the app mounted in process, every HTTP request on an event loop of its
+own, run until nothing is left to do and then closed, so the agent keeps only its task store
+between requests. The requests are built from the scenario's steps by ``a2a_requests.py``,
+never by the engine: this script carries them to the SDK and the answers back, reading streams
+event by event so that the application can hang up when it has what it waits for.
 
-Every message carries its HTTP envelope as it crossed the ASGI app (``agent_loop_sim.http_log``):
+Every message carries its HTTP envelope as it crossed (``agent_loop_sim.http_log``):
 a request's method, path and headers as sent, an answer's status and headers as the SDK started
 its response (a stream's on its first event).
 
@@ -265,9 +268,11 @@ def record_session(session: scenarios.Session, executor: type = fixture.Research
     return _play(session, lambda request, on_event: asyncio.run(_carry(app, request, on_event)), check)
 
 
-def record_session_deployed(session: scenarios.Session, executor: type = fixture.ResearchAgent) -> Transcript:
+def record_session_deployed(session: scenarios.Session, executor: type = fixture.ResearchAgent,
+                            idle_within: float = 10.0) -> Transcript:
     """Play one session against a fresh agent served as deployed (`a2a_deployed`): uvicorn, one
-    event loop, a real socket; before each request (and at the end) the agent is let go idle."""
+    event loop, a real socket; before each request (and at the end) the agent is let go idle,
+    which it must be within ``idle_within`` seconds."""
     from a2a_deployed import NeverIdle, ServedAgent  # only this harness needs uvicorn
 
     guard = GuardedExecutor(executor())
@@ -275,7 +280,7 @@ def record_session_deployed(session: scenarios.Session, executor: type = fixture
 
     def settle() -> None:
         try:
-            served.wait_idle()
+            served.wait_idle(idle_within)
         except NeverIdle as exc:
             raise RecorderError(f"the agent never went idle: {exc}") from None
         if guard.raised is not None:
@@ -290,12 +295,11 @@ def record_session_deployed(session: scenarios.Session, executor: type = fixture
 def record_session_over_http(session: scenarios.Session, base_url: str,
                              settle: Callable[[], None] = lambda: None) -> Transcript:
     """Play one session against a peer served over real HTTP at ``base_url``; ``settle`` runs
-    before each request and after the last answer."""
+    after each answer, before the next request."""
     import httpx  # only these modes need a real HTTP client
 
     with httpx.Client(base_url=base_url, timeout=None) as client:
         def carry(request: Call, on_event: Callable[[Any, Answer], bool]) -> tuple[Answer, bool]:
-            settle()
             path = "/" + request.url.split("://", 1)[-1].partition("/")[2]
             with client.stream(request.method, path, headers=request.headers, content=request.content()) as answer:
                 response = Answer(answer.status_code, list(answer.headers.items()))
@@ -310,9 +314,7 @@ def record_session_over_http(session: scenarios.Session, base_url: str,
                             return response, True  # leaving the block closes the connection: a hang-up
                 return response, False
 
-        transcript = _play(session, carry)
-        settle()  # what the agent does after the last answer may still fail it
-        return transcript
+        return _play(session, carry, settle)
 
 
 class Peer:
@@ -336,7 +338,8 @@ class Peer:
             self.process.communicate()
 
 
-def _child(session: scenarios.Session, executor: type, conn: Connection, peer_url: str | None = None) -> None:
+def _child(session: scenarios.Session, executor: type, conn: Connection, peer_url: str | None = None,
+           timeout: float = 20.0) -> None:
     logging.disable(logging.CRITICAL)  # the SDK logs handled errors as warnings; they are not faults
     try:
         if peer_url:
@@ -344,7 +347,8 @@ def _child(session: scenarios.Session, executor: type, conn: Connection, peer_ur
         elif session.harness == "per_request":
             transcript = record_session(session, executor)
         else:
-            transcript = record_session_deployed(session, executor)
+            # (idle well within the session's time, so that an agent that never is says so itself)
+            transcript = record_session_deployed(session, executor, timeout / 2)
         conn.send(("ok", transcript.to_dict()))
     except (RecorderError, InputError) as exc:
         conn.send(("error", str(exc)))
@@ -372,7 +376,7 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
                 peer = Peer(peer_command) if peer_command else None
                 if peer is not None:
                     peers[parent] = peer
-                process = context.Process(target=_child, args=(session, executor, child, peer and peer.url),
+                process = context.Process(target=_child, args=(session, executor, child, peer and peer.url, timeout),
                                           daemon=True)
                 process.start()
                 child.close()

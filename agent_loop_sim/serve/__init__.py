@@ -26,6 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="a2a: the address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=_port, default=8765,
                         help="a2a: the port (0: any free port; the address is printed on stdout)")
+    parser.add_argument("--harness", choices=("per_request",), default=None,
+                        help="a2a: answer as the SDK's agent run with an event loop per request (the seed page's "
+                             "harness) instead of as deployed")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,4 +38,4 @@ def run(args: argparse.Namespace) -> int:
         return mcp_stdio.main()
     from . import a2a_http  # needs uvicorn (the serve extra); the MCP peer needs nothing
 
-    return a2a_http.main(args.host, args.port)
+    return a2a_http.main(args.host, args.port, a2a_http.research_app(args.harness))

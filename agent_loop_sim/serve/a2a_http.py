@@ -26,6 +26,7 @@ from ..protocols.a2a import RESEARCH_AGENT, RESEARCH_CARD, Agent, HttpRequest, H
 from ..protocols.a2a.agent import METHODS
 from ..protocols.a2a.card import WELL_KNOWN_PATH
 from ..protocols.a2a.errors import JsonRpcError, error_response
+from ..protocols.a2a.harness import harness_rules
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -167,9 +168,10 @@ async def _write(response: HttpResponse, send: Send) -> None:
     await send({"type": "http.response.body", "body": payload})
 
 
-def research_app() -> AgentApp:
-    """The fixture's research agent, fresh (no tasks yet)."""
-    return AgentApp(Agent(RESEARCH_CARD, RESEARCH_AGENT))
+def research_app(harness: str | None = None) -> AgentApp:
+    """The fixture's research agent, fresh (no tasks yet), as uvicorn runs the SDK's (``harness``
+    None: one event loop, `protocols.a2a.harness`)."""
+    return AgentApp(Agent(RESEARCH_CARD, RESEARCH_AGENT, rules=harness_rules(harness)))
 
 
 def main(host: str, port: int, app: AgentApp | None = None) -> int:

@@ -1,9 +1,9 @@
 """The SDK's request handler (``DefaultRequestHandlerV2``) over its in-memory task store.
 
 `RequestHandler.call` runs one JSON-RPC method on params already read into their protocol
-type; `RequestHandler.stream` the two streaming ones. It keeps the task store between requests
-and nothing else, because every request runs to completion on an event loop of its own (the
-agent code of a parked task does not survive the request that parked it). ``SendMessage``
+type; `RequestHandler.stream` the two streaming ones. It keeps the task store between requests;
+with `harness.EXECUTOR_OUTLIVES_REQUEST` in effect (the SDK served on one event loop), also the
+run of every task that waits, which takes the next request about it (see `harness`). ``SendMessage``
 answers with the first task snapshot that is interrupted or terminal (or the agent's message);
 ``SendStreamingMessage`` streams every event.
 """
@@ -18,6 +18,7 @@ from . import states, types
 from .active_task import ActiveTask, NotModelled, refusal
 from .card import AgentCard
 from .errors import A2AError
+from .harness import EXECUTOR_OUTLIVES_REQUEST
 from .ids import Clock, IdSource
 from .script import Event, Script
 
@@ -99,6 +100,13 @@ class RequestHandler:
             task["status"]["state"] = states.transition(task["status"]["state"], states.CANCEL)
         except states.IllegalTransition:
             raise refusal(states.CANCEL, task) from None
+        if EXECUTOR_OUTLIVES_REQUEST in self.rules:
+            # The task's run is alive: the agent's cancel publishes a bare CANCELED status,
+            # which replaces the stored one (its message joins the history).
+            run = ActiveTask(self, task["id"], stored.get("contextId", ""), None)
+            update = {"taskId": task["id"], "contextId": stored.get("contextId", ""),
+                      "status": {"state": task["status"]["state"], "timestamp": self.clock.now()}}
+            return run.manager.save_task_event(Event("statusUpdate", update))
         # Nothing of the agent runs for a parked task: the handler writes the new state over
         # the stored status, keeping its message and timestamp; the agent's cancel is not called.
         self.tasks[task["id"]] = task  # (the answer is written anew from it, `types.written`)
@@ -122,7 +130,12 @@ class RequestHandler:
             task_id = message["taskId"] = self.ids.new()
         if not context_id:
             context_id = message["contextId"] = self.ids.new()
-        run = ActiveTask(self, task_id, context_id, message)
+        # A waiting task's run, where it outlived its request, keeps the task's context; a new
+        # run takes the request's (and a follow-up without one then fails on the first update).
+        run_context = context_id
+        if EXECUTOR_OUTLIVES_REQUEST in self.rules and task_id in self.tasks:
+            run_context = self.tasks[task_id].get("contextId", "")
+        run = ActiveTask(self, task_id, run_context, message)
         run.start(create_if_missing=True)
         return run, message, context_id
 
