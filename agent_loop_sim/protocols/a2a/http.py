@@ -1,10 +1,10 @@
 """The two HTTP shapes the orchestrator and the agent exchange, and how each is written down.
 
 The models never open a socket: the orchestrator hands out `HttpRequest` values and the
-agent answers with `HttpResponse` values; the live recorder carries the same values
-over an in-process ASGI connection to the SDK. In a transcript every request and answer is
-one message: its body (the JSON-RPC object, the card, nothing for a GET or a 304, the text of a
-raw post) and its ``http`` object (method, path, status and the headers that matter, as
+agent answers with `HttpResponse` values; the live recorder carries the same values over
+HTTP to the SDK (a local socket to uvicorn; the seed page's sessions, in process). In a
+transcript every request and answer is one message: its body (the JSON-RPC object, the card,
+nothing for a GET or a 304, the text of a raw post) and its ``http`` object (method, path, status and the headers that matter, as
 `agent_loop_sim.http_log` writes them); a streamed answer is one message per SSE event, the
 first carrying the answer's status and headers.
 """

@@ -143,7 +143,8 @@ class RequestHandler:
         run, message, context_id = self._begin(params)
         result: Event | None = None
         # returnImmediately: the answer is the first task the agent publishes; the agent still runs
-        # to its end before the next request (the recorder's one event loop per request lets it).
+        # to its end before the next request (an event loop per request runs until nothing is
+        # left; served as deployed, the recorder waits until the agent is idle).
         immediately = bool((params.get("configuration") or {}).get("returnImmediately"))
         for event in run.subscription(run.run(message, context_id), replace_status_with_task=True):
             if immediately:
