@@ -14,6 +14,7 @@ surrogate in a string...) gets ``501`` with one line saying what, and the proces
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import socket
@@ -57,6 +58,7 @@ class AgentApp:
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
         self.routes = {WELL_KNOWN_PATH: "GET", agent.card.rpc_path: "POST"}
+        self.answered = asyncio.Event()  # set (and replaced) each time the agent has answered a request
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -65,13 +67,34 @@ class AgentApp:
         if not connected:
             return  # the client left before its request was complete: nobody to answer
         response = self.answer(scope["method"], scope["path"], scope["headers"], body)
+        self.answered.set()  # open streams may have something new to write
+        self.answered = asyncio.Event()
         try:
             await _write(response, send)
-            if response.open:  # the agent keeps the stream open until the client goes
-                while (await receive())["type"] != "http.disconnect":
-                    pass
+            if response.open:  # the agent keeps the stream open until it ends it or the client goes
+                await self._follow(response, receive, send)
         except OSError:
             pass  # the client disconnected mid-answer; the agent and other clients go on
+
+    async def _follow(self, response: HttpResponse, receive: Receive, send: Send) -> None:
+        """An open stream: what the agent writes on it as other requests are answered
+        (`HttpResponse.later`), until the agent ends it or the client disconnects."""
+        gone = asyncio.ensure_future(_disconnected(receive))
+        try:
+            while True:
+                if response.later is not None:
+                    for event in response.later.take():
+                        await send({"type": "http.response.body", "body": _event_bytes(event), "more_body": True})
+                    if response.later.closed:
+                        await send({"type": "http.response.body", "body": b""})
+                        return
+                answered = asyncio.ensure_future(self.answered.wait())
+                await asyncio.wait({gone, answered}, return_when=asyncio.FIRST_COMPLETED)
+                answered.cancel()
+                if gone.done():
+                    return
+        finally:
+            gone.cancel()
 
     def answer(self, method: str, path: str, raw_headers: list[tuple[bytes, bytes]], body: bytes) -> HttpResponse:
         """The answer to one request (synchronous: the agent is never seen half-way through one)."""
@@ -130,6 +153,11 @@ def _json(body: Any) -> HttpResponse:
     return HttpResponse(200, [("Content-Type", "application/json")], body)
 
 
+async def _disconnected(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
 async def _read_body(receive: Receive) -> tuple[bytes, bool]:
     chunks: list[bytes] = []
     while True:
@@ -145,13 +173,17 @@ def _encode(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
+def _event_bytes(event: Any) -> bytes:
+    """One SSE event, framed as sse-starlette frames it."""
+    return b"data: " + _encode(event) + b"\r\n\r\n"
+
+
 async def _write(response: HttpResponse, send: Send) -> None:
     headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in response.headers]
     if response.events is not None:
         await send({"type": "http.response.start", "status": response.status, "headers": headers})
-        for event in response.events:  # SSE, framed as sse-starlette frames it
-            await send({"type": "http.response.body", "body": b"data: " + _encode(event) + b"\r\n\r\n",
-                        "more_body": True})
+        for event in response.events:
+            await send({"type": "http.response.body", "body": _event_bytes(event), "more_body": True})
         if response.open:
             await send({"type": "http.response.body", "body": b"", "more_body": True})
             return

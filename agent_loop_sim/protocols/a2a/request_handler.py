@@ -53,6 +53,20 @@ def _check_history_length(config: dict[str, Any] | None) -> None:
         raise A2AError("InvalidParamsError", "history length must be non-negative")
 
 
+class Subscription:
+    """A ``SubscribeToTask`` stream on a task whose run is alive (`EXECUTOR_OUTLIVES_REQUEST`):
+    the events that run publishes later, for other requests, until the task is finished."""
+
+    def __init__(self) -> None:
+        self.pending: list[Event] = []
+        self.closed = False
+
+    def take(self) -> list[Event]:
+        """The events since the last take."""
+        out, self.pending = self.pending, []
+        return out
+
+
 class RequestHandler:
     """The methods of the binding, on the agent's card, script and stored tasks."""
 
@@ -60,10 +74,26 @@ class RequestHandler:
                  rules: frozenset[str] = frozenset()) -> None:
         self.card, self.script, self.ids, self.clock, self.rules = card, script, ids, clock, rules
         self.tasks: dict[str, dict[str, Any]] = {}  # task id -> stored task, in creation order
+        self.subscriptions: dict[str, list[Subscription]] = {}  # task id -> its open live subscriptions
 
-    def stream(self, method: str, params: dict[str, Any]) -> tuple[Iterator[Event], bool]:
-        """The events of a streaming method, and whether the stream stays open after them."""
-        return self._send_streaming(params) if method == "SendStreamingMessage" else self._subscribe(params)
+    def publish(self, task_id: str, event: Event) -> None:
+        """A task's run published ``event``: its live subscriptions get it; a finished task's end."""
+        subscriptions = self.subscriptions.get(task_id)
+        if not subscriptions:
+            return
+        done = event.kind == "statusUpdate" and event.body["status"]["state"] in states.TERMINAL
+        for subscription in subscriptions:
+            subscription.pending.append(event)
+            subscription.closed = done
+        if done:
+            del self.subscriptions[task_id]
+
+    def stream(self, method: str, params: dict[str, Any]) -> tuple[Iterator[Event], bool, Subscription | None]:
+        """The events of a streaming method, whether the stream stays open after them, and (a live
+        subscription) what it gets later."""
+        if method == "SendStreamingMessage":
+            return (*self._send_streaming(params), None)
+        return self._subscribe(params)
 
     def call(self, method: str, type_name: str, params: dict[str, Any]) -> Any:
         """The result of a non-streaming method."""
@@ -106,7 +136,10 @@ class RequestHandler:
             run = ActiveTask(self, task["id"], stored.get("contextId", ""), None)
             update = {"taskId": task["id"], "contextId": stored.get("contextId", ""),
                       "status": {"state": task["status"]["state"], "timestamp": self.clock.now()}}
-            return run.manager.save_task_event(Event("statusUpdate", update))
+            event = Event("statusUpdate", update)
+            canceled = run.manager.save_task_event(event)
+            self.publish(task["id"], event)
+            return canceled
         # Nothing of the agent runs for a parked task: the handler writes the new state over
         # the stored status, keeping its message and timestamp; the agent's cancel is not called.
         self.tasks[task["id"]] = task  # (the answer is written anew from it, `types.written`)
@@ -179,7 +212,7 @@ class RequestHandler:
 
         return _eager(events()), False
 
-    def _subscribe(self, params: dict[str, Any]) -> tuple[Iterator[Event], bool]:
+    def _subscribe(self, params: dict[str, Any]) -> tuple[Iterator[Event], bool, Subscription | None]:
         _require("SubscribeToTaskRequest", params)
         if not self.card.streaming:
             raise A2AError("UnsupportedOperationError", "Streaming is not supported by the agent")
@@ -192,8 +225,13 @@ class RequestHandler:
             raise refusal(states.SUBSCRIBE, stored) from None
         run = ActiveTask(self, params["id"], "", None)
         run.start(create_if_missing=False)
-        # The current task first; then the agent waits for a request that never comes here.
-        return iter([Event("task", run.manager.get_task())]), True  # (read only, as above)
+        first = iter([Event("task", run.manager.get_task())])  # the current task first (read only, as above)
+        if EXECUTOR_OUTLIVES_REQUEST not in self.rules:
+            return first, True, None  # then the agent waits for a request that never comes here
+        # The task's run is alive: the stream gets what it publishes for later requests, to the end.
+        subscription = Subscription()
+        self.subscriptions.setdefault(params["id"], []).append(subscription)
+        return first, True, subscription
 
     def _list_tasks(self, params: dict[str, Any]) -> dict[str, Any]:
         _check_history_length(params)
