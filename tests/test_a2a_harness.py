@@ -80,3 +80,15 @@ def test_same_steps_differ_at_holds_only_where_the_recordings_differ():
     assert "differ at messages [6]" in SameStepsDifferAt("a2a_cancel", "a2a_cancel_deployed", (4, 6)).check(rec)
     other = Recorded(transcripts, {**steps, "a2a_cancel_deployed": {"steps": []}})
     assert "different steps" in SameStepsDifferAt("a2a_cancel", "a2a_cancel_deployed", (6,)).check(other)
+
+
+def test_the_recorder_says_the_transport_the_family_names_for_each_harness():
+    import subprocess
+    import sys
+
+    probe = ("import sys, json; sys.path.insert(0, 'scripts'); import record_a2a_sdk; "
+             "print(json.dumps({str(k): v for k, v in record_a2a_sdk.TRANSPORTS.items()}))")
+    said = json.loads(subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
+                                     check=True).stdout)
+    family = FAMILIES["a2a"]
+    assert said == {"None": family.transport, **family.harnesses}
