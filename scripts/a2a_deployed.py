@@ -100,8 +100,10 @@ class ServedAgent:
         if self.loop._ready:  # noqa: SLF001 - callbacks ready to run in this turn of the loop
             return f"{len(self.loop._ready)} callback(s) ready to run"  # noqa: SLF001
         for handle in self.loop._scheduled:  # noqa: SLF001
+            if handle.cancelled():
+                continue  # (left in the heap until its time comes; it will not run)
             owner = _timer_owner(handle)
-            if not handle.cancelled() and not owner.startswith(SERVER_MODULES):
+            if not owner.startswith(SERVER_MODULES):
                 return f"a timer of {owner.rstrip('.')} is pending"
         return None
 
