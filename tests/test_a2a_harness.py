@@ -92,3 +92,39 @@ def test_the_recorder_says_the_transport_the_family_names_for_each_harness():
                                      check=True).stdout)
     family = FAMILIES["a2a"]
     assert said == {"None": family.transport, **family.harnesses}
+
+
+def _subscribed_agent(harness: str | None):
+    from agent_loop_sim.protocols.a2a import RESEARCH_AGENT, RESEARCH_CARD, Agent, HttpRequest
+
+    agent = Agent(RESEARCH_CARD, RESEARCH_AGENT, rules=HARNESS_RULES[harness])
+    url = RESEARCH_CARD.base_url + RESEARCH_CARD.rpc_path
+    headers = [("Content-Type", "application/json"), ("A2A-Version", "1.0")]
+
+    def post(rpc_id: int, method: str, params: dict):
+        return agent.handle(HttpRequest("POST", url, headers, {"jsonrpc": "2.0", "id": rpc_id, "method": method,
+                                                               "params": params}))
+
+    sent = post(1, "SendMessage", {"message": {"messageId": "m1", "role": "ROLE_USER",
+                                               "parts": [{"text": "summarise the meeting"}]}})
+    task_id = sent.body["result"]["task"]["id"]
+    return agent, post, task_id, post(2, "SubscribeToTask", {"id": task_id})
+
+
+def test_a_live_subscription_gets_the_later_updates_of_its_task_and_ends_with_it():
+    agent, post, task_id, stream = _subscribed_agent(None)
+    assert stream.open and stream.later is not None and stream.later.take() == []
+    post(3, "SendMessage", {"message": {"messageId": "m2", "role": "ROLE_USER", "parts": [{"text": "Tuesday"}],
+                                        "taskId": task_id}})
+    later = stream.later.take()
+    assert [next(iter(e["result"])) for e in later] == ["statusUpdate", "artifactUpdate", "artifactUpdate",
+                                                        "statusUpdate"]
+    assert {e["id"] for e in later} == {2} and stream.later.closed and agent.handler.subscriptions == {}
+    assert _subscribed_agent("per_request")[3].later is None  # no run alive: nothing comes later
+
+
+def test_a_subscription_whose_client_left_is_forgotten():
+    agent, _, task_id, stream = _subscribed_agent(None)
+    assert list(agent.handler.subscriptions) == [task_id]
+    stream.later.drop()
+    assert agent.handler.subscriptions == {}

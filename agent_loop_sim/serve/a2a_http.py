@@ -92,6 +92,8 @@ class AgentApp:
                 await asyncio.wait({gone, answered}, return_when=asyncio.FIRST_COMPLETED)
                 answered.cancel()
                 if gone.done():
+                    if response.later is not None:
+                        response.later.drop()
                     return
         finally:
             gone.cancel()

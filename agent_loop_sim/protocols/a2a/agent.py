@@ -111,15 +111,16 @@ class Agent:
                 raise
             out.append(error_response(request_id, error))
             stays_open, subscription = False, None
+        later = None if subscription is None else LaterEvents(self.handler, subscription, request_id)
         return HttpResponse(200, [("Content-Type", "text/event-stream; charset=utf-8")], events=out, open=stays_open,
-                            later=None if subscription is None else LaterEvents(subscription, request_id))
+                            later=later)
 
 
 class LaterEvents:
     """The events a subscription gets after its answer started, written as the stream's events."""
 
-    def __init__(self, subscription: Subscription, request_id: Any) -> None:
-        self.subscription, self.request_id = subscription, request_id
+    def __init__(self, handler: RequestHandler, subscription: Subscription, request_id: Any) -> None:
+        self.handler, self.subscription, self.request_id = handler, subscription, request_id
 
     def take(self) -> list[dict[str, Any]]:
         return [result_response(self.request_id, written("StreamResponse", {e.kind: e.body}))
@@ -128,6 +129,10 @@ class LaterEvents:
     @property
     def closed(self) -> bool:
         return self.subscription.closed
+
+    def drop(self) -> None:
+        """The client went away before the agent ended the stream."""
+        self.handler.unsubscribe(self.subscription.task_id, self.subscription)
 
 
 def _json(body: dict[str, Any]) -> HttpResponse:

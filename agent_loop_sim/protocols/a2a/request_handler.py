@@ -57,7 +57,8 @@ class Subscription:
     """A ``SubscribeToTask`` stream on a task whose run is alive (`EXECUTOR_OUTLIVES_REQUEST`):
     the events that run publishes later, for other requests, until the task is finished."""
 
-    def __init__(self) -> None:
+    def __init__(self, task_id: str) -> None:
+        self.task_id = task_id
         self.pending: list[Event] = []
         self.closed = False
 
@@ -75,6 +76,14 @@ class RequestHandler:
         self.card, self.script, self.ids, self.clock, self.rules = card, script, ids, clock, rules
         self.tasks: dict[str, dict[str, Any]] = {}  # task id -> stored task, in creation order
         self.subscriptions: dict[str, list[Subscription]] = {}  # task id -> its open live subscriptions
+
+    def unsubscribe(self, task_id: str, subscription: Subscription) -> None:
+        """The client of a live subscription went away: it gets nothing more."""
+        subscriptions = self.subscriptions.get(task_id, [])
+        if subscription in subscriptions:
+            subscriptions.remove(subscription)
+            if not subscriptions:
+                del self.subscriptions[task_id]
 
     def publish(self, task_id: str, event: Event) -> None:
         """A task's run published ``event``: its live subscriptions get it; a finished task's end."""
@@ -229,7 +238,7 @@ class RequestHandler:
         if EXECUTOR_OUTLIVES_REQUEST not in self.rules:
             return first, True, None  # then the agent waits for a request that never comes here
         # The task's run is alive: the stream gets what it publishes for later requests, to the end.
-        subscription = Subscription()
+        subscription = Subscription(params["id"])
         self.subscriptions.setdefault(params["id"], []).append(subscription)
         return first, True, subscription
 
