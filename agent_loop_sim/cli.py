@@ -190,7 +190,10 @@ def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int
     for file in project.scenario_files(args.scenarios):
         command = peers[file.family]
         shown = {swap.MCP_PEER: "serve mcp", swap.A2A_PEER: "serve a2a"}.get(command, command)
-        if file.world is not None and command in (swap.MCP_PEER, swap.A2A_PEER):
+        if file.harness is not None and command == swap.A2A_PEER:  # the simulated agent, run as the file's SDK was
+            command += f" --harness {file.harness}"
+            shown += f" --harness {file.harness}"
+        if file.world is not None and shown.startswith(("serve mcp", "serve a2a")):
             # (named on its command line: the SDK's stdio client starts a server with a bare environment)
             command = f"{command} --world {shlex.quote(str(Path(file.world).resolve()))}"
             shown += f" --world {project.relative(file.world)}"

@@ -263,10 +263,11 @@ def expected_sdk(family: str, release: str | None = None) -> dict[str, str] | No
     return None if releases is None else {"package": releases.package, "version": release or releases.pinned}
 
 
-def check_metadata(recording: Recording, release: str | None = None) -> None:
+def check_metadata(recording: Recording, release: str | None = None, harness: str | None = None) -> None:
     """A recording says which SDK release made it and over which transport: it must be the release
-    it is filed under (the pinned one by default) and the family recorder's transport, or the site
-    would name an SDK that never said it. Raises `InputError` naming the field."""
+    it is filed under (the pinned one by default) and the transport of the harness its scenario
+    file names (`Family.harnesses`), or the site would name an SDK that never said it. Raises
+    `InputError` naming the field."""
     family = FAMILIES[recording.family]
     expected = expected_sdk(recording.family, release)
     if expected is not None:
@@ -275,9 +276,11 @@ def check_metadata(recording: Recording, release: str | None = None) -> None:
                 raise InputError(f"the recording says it was made by {key} {recording.sdk.get(key)!r}, but it is "
                                  f"filed as {family.releases.package} {expected['version']}'s (expected {value!r})",
                                  path=f"$.sdk.{key}")
-    if recording.transport != family.transport:
+    transport = family.transport_of(harness)
+    if recording.transport != transport:
         raise InputError(f"the recording's transport is {recording.transport!r}, but {family.recorder} records "
-                         f"over {family.transport!r}", path="$.transport")
+                         f"over {transport!r}" + (f" under the harness {harness!r}" if harness else ""),
+                         path="$.transport")
 
 
 def load_recording(path: str) -> Recording:

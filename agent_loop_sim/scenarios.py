@@ -3,7 +3,12 @@
 A scenario file is a JSON object::
 
     {"recording": "NAME.json",   # the file in recordings/ its live recording is committed to
+     "harness": "per_request",   # optional: how the SDK is run while it is recorded (see below)
      "sessions": [ {session}, ... ]}
+
+A session is recorded from the SDK as people deploy it unless its file names another of its
+family's harnesses (``Family.harnesses``): A2A's seed sessions keep the ``per_request`` one,
+an event loop per HTTP request. The engine plays a session under its file's harness.
 
 Every session has ``name``, ``family`` (``mcp`` or ``a2a``) and ``title``; the rest depends on
 the family and is validated by that protocol's ``scenario`` module. A scenario holds only what
@@ -12,6 +17,7 @@ progress tokens) is for the engine to model.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -24,7 +30,7 @@ from .schema import Field, check_object, describe
 
 
 _FILE_FIELDS = {"recording": Field(str), "description": Field(str, required=False), "world": Field(str, required=False),
-                "sessions": Field(list)}
+                "harness": Field(str, required=False), "sessions": Field(list)}
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,7 @@ class Session:
     source: str = ""
     #: the world its peer is (the family's reading of the file's ``world``); None: the family's fixture
     world: Any = field(default=None, repr=False, compare=False)
+    harness: str | None = None  #: the harness its file names (`Family.harnesses`); None: as deployed
 
     @property
     def mode(self) -> str:
@@ -50,6 +57,7 @@ class ScenarioFile:
     recording: str
     sessions: tuple[Session, ...]
     world: str | None = None  #: the world file its sessions' peer is, when not the family's fixture
+    harness: str | None = None  #: the harness it names (`Family.harnesses`); None: as deployed
 
     @property
     def family(self) -> str:
@@ -124,12 +132,21 @@ def load(path: str | Path) -> ScenarioFile:
             raise InputError("two sessions have this name", file=source, session=session.name,
                              path=json_path(["sessions", i, "name"]))
         seen.add(session.name)
+    harness = data.get("harness")
+    if harness is not None:
+        from .protocols import FAMILIES
+
+        known = FAMILIES[sessions[0].family].harnesses
+        if harness not in known:
+            raise InputError(f"{harness!r} is not a harness of {sessions[0].family} (known: "
+                             f"{', '.join(known) or 'none but the deployed SDK'})", file=source, path="$.harness")
+        sessions = tuple(replace(s, harness=harness) for s in sessions)
     world = None
     if "world" in data:
         world = str(Path(source).parent / data["world"])
         definition = read_world_file(sessions[0].family, world)
         sessions = tuple(replace(s, world=definition) for s in sessions)
-    return ScenarioFile(path=source, recording=data["recording"], sessions=sessions, world=world)
+    return ScenarioFile(path=source, recording=data["recording"], sessions=sessions, harness=harness, world=world)
 
 
 def read_world_file(family: str, path: str) -> Any:

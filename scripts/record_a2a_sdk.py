@@ -2,15 +2,18 @@
 
     python scripts/record_a2a_sdk.py SCENARIOS [--session NAME ...] [--timeout S] [--jobs N]
 
-Each session gets a fresh instance of the agent in ``conformance/a2a_sdk_server.py``, mounted
-in process (an ASGI call per HTTP request; no socket). The requests are built from the
-scenario's steps by ``a2a_requests.py``, never by the engine: this script carries them to the
-SDK and the answers back, reading streams event by event so that the application can hang up
-when it has what it waits for. Every HTTP request runs on an event loop of its own, which
-runs until nothing is left to do and is then closed, so the agent keeps only its task store
-between requests.
+Each session gets a fresh instance of the agent in ``conformance/a2a_sdk_server.py``, served as
+people deploy it: by uvicorn, on one event loop, over a local socket (``a2a_deployed.py``);
+before each request the recorder waits until the agent is idle, so that what the agent still
+does in the background after an answer is done, and the recording does not depend on timing.
+A scenario file that names the ``per_request`` harness (the seed page's sessions) is recorded
+as the seed page was: the app mounted in process, every HTTP request on an event loop of its
+own, run until nothing is left to do and then closed, so the agent keeps only its task store
+between requests. The requests are built from the scenario's steps by ``a2a_requests.py``,
+never by the engine: this script carries them to the SDK and the answers back, reading streams
+event by event so that the application can hang up when it has what it waits for.
 
-Every message carries its HTTP envelope as it crossed the ASGI app (``agent_loop_sim.http_log``):
+Every message carries its HTTP envelope as it crossed (``agent_loop_sim.http_log``):
 a request's method, path and headers as sent, an answer's status and headers as the SDK started
 its response (a stream's on its first event).
 
@@ -59,7 +62,13 @@ from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 from conformance import a2a_sdk_server as fixture  # noqa: E402
 from a2a_requests import Answer, Call, StepError, player_for  # noqa: E402
 
-TRANSPORT = "in-process ASGI, JSON-RPC binding over HTTP (SSE for streams), one event loop per request"
+#: How the agent is served, by the harness a scenario file names (None: as deployed); the
+#: recordings say it, and `FAMILY.harnesses` must say the same.
+TRANSPORTS = {
+    None: "HTTP/1.1 over a local socket to the agent served by uvicorn on one event loop, JSON-RPC binding "
+          "(SSE for streams), the agent idle before each request",
+    "per_request": "in-process ASGI, JSON-RPC binding over HTTP (SSE for streams), one event loop per request",
+}
 PEER_TRANSPORT = "HTTP/1.1 over a local socket to a served peer, JSON-RPC binding (SSE for streams)"
 SETTLE_STEPS = 10_000
 
@@ -259,9 +268,35 @@ def record_session(session: scenarios.Session, executor: type = fixture.Research
     return _play(session, lambda request, on_event: asyncio.run(_carry(app, request, on_event)), check)
 
 
-def record_session_over_http(session: scenarios.Session, base_url: str) -> Transcript:
-    """Play one session against a peer served over real HTTP at ``base_url``."""
-    import httpx  # only this mode needs a real HTTP client
+def record_session_deployed(session: scenarios.Session, executor: type = fixture.ResearchAgent,
+                            idle_within: float = 10.0) -> Transcript:
+    """Play one session against a fresh agent served as deployed (`a2a_deployed`): uvicorn, one
+    event loop, a real socket; before each request (and at the end) the agent is let go idle,
+    which it must be within ``idle_within`` seconds."""
+    from a2a_deployed import NeverIdle, ServedAgent  # only this harness needs uvicorn
+
+    guard = GuardedExecutor(executor())
+    served = ServedAgent(fixture.app(guard))
+
+    def settle() -> None:
+        try:
+            served.wait_idle(idle_within)
+        except NeverIdle as exc:
+            raise RecorderError(f"the agent never went idle: {exc}") from None
+        if guard.raised is not None:
+            raise RecorderError(f"the agent raised {type(guard.raised).__name__}: {guard.raised}")
+
+    try:
+        return record_session_over_http(session, served.url, settle)
+    finally:
+        served.stop()
+
+
+def record_session_over_http(session: scenarios.Session, base_url: str,
+                             settle: Callable[[], None] = lambda: None) -> Transcript:
+    """Play one session against a peer served over real HTTP at ``base_url``; ``settle`` runs
+    after each answer, before the next request."""
+    import httpx  # only these modes need a real HTTP client
 
     with httpx.Client(base_url=base_url, timeout=None) as client:
         def carry(request: Call, on_event: Callable[[Any, Answer], bool]) -> tuple[Answer, bool]:
@@ -279,7 +314,7 @@ def record_session_over_http(session: scenarios.Session, base_url: str) -> Trans
                             return response, True  # leaving the block closes the connection: a hang-up
                 return response, False
 
-        return _play(session, carry)
+        return _play(session, carry, settle)
 
 
 class Peer:
@@ -303,10 +338,17 @@ class Peer:
             self.process.communicate()
 
 
-def _child(session: scenarios.Session, executor: type, conn: Connection, peer_url: str | None = None) -> None:
+def _child(session: scenarios.Session, executor: type, conn: Connection, peer_url: str | None = None,
+           timeout: float = 20.0) -> None:
     logging.disable(logging.CRITICAL)  # the SDK logs handled errors as warnings; they are not faults
     try:
-        transcript = record_session_over_http(session, peer_url) if peer_url else record_session(session, executor)
+        if peer_url:
+            transcript = record_session_over_http(session, peer_url)
+        elif session.harness == "per_request":
+            transcript = record_session(session, executor)
+        else:
+            # (idle well within the session's time, so that an agent that never is says so itself)
+            transcript = record_session_deployed(session, executor, timeout / 2)
         conn.send(("ok", transcript.to_dict()))
     except (RecorderError, InputError) as exc:
         conn.send(("error", str(exc)))
@@ -334,7 +376,7 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
                 peer = Peer(peer_command) if peer_command else None
                 if peer is not None:
                     peers[parent] = peer
-                process = context.Process(target=_child, args=(session, executor, child, peer and peer.url),
+                process = context.Process(target=_child, args=(session, executor, child, peer and peer.url, timeout),
                                           daemon=True)
                 process.start()
                 child.close()
@@ -367,7 +409,10 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    return recorder_main(prog="record_a2a_sdk", family="a2a", package="a2a-sdk", transport=PEER_TRANSPORT if os.environ.get("AGENT_LOOP_SIM_A2A_PEER") else TRANSPORT,
+    def transport(file: scenarios.ScenarioFile) -> str:
+        return PEER_TRANSPORT if os.environ.get("AGENT_LOOP_SIM_A2A_PEER") else TRANSPORTS[file.harness]
+
+    return recorder_main(prog="record_a2a_sdk", family="a2a", package="a2a-sdk", transport=transport,
                          record=record_all, description=__doc__.split("\n\n")[0], argv=argv)
 
 

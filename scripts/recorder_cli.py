@@ -27,7 +27,8 @@ def innermost(exc: BaseException) -> BaseException:
     return exc
 
 
-def recorder_main(*, prog: str, family: str, package: str, transport: str, record: Record, description: str,
+def recorder_main(*, prog: str, family: str, package: str, transport: str | Callable[[scenarios.ScenarioFile], str],
+                  record: Record, description: str,
                   argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("scenarios")
@@ -52,6 +53,8 @@ def recorder_main(*, prog: str, family: str, package: str, transport: str, recor
     except BaseExceptionGroup as group:  # anyio wraps a task's failure
         print(f"{prog}: {one_line(str(innermost(group)))}", file=sys.stderr)
         return 1
+    if callable(transport):  # the transport may depend on the harness the file names
+        transport = transport(file)
     out = {"sdk": {"package": package, "version": importlib.metadata.version(package)}, "transport": transport,
            "sessions": [t if isinstance(t, dict) else t.to_dict() for t in transcripts]}
     json.dump(out, sys.stdout, ensure_ascii=False)

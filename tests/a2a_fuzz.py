@@ -11,6 +11,9 @@ steps, of protocol 0.3, and unknown ones. ``raw_sessions`` makes raw sessions: e
 with every envelope fault the engine models, and odd headers. ``histogram`` counts what was
 drawn. Seeded: the same seed gives the same sessions.
 
+They are recorded as deployed (their scenario file names no harness): the SDK's agent served
+by uvicorn on one event loop, and the engine plays them under that harness's rule.
+
 Every session is valid for the scenario validator, and also for the orchestrator at run time:
 ``task: "current"`` and labels are only used once a send has surely spoken of a task.
 

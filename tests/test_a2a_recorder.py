@@ -28,27 +28,46 @@ class HangingAgent(RaisingAgent):
         await asyncio.Event().wait()
 
 
+class BusyAgent(RaisingAgent):
+    """The research agent, leaving a timer of its own pending: never idle, as the deployed harness sees it."""
+
+    async def execute(self, context, event_queue) -> None:  # noqa: ANN001
+        from conformance.a2a_sdk_server import ResearchAgent
+
+        asyncio.get_running_loop().call_later(3600, lambda: None)
+        await ResearchAgent().execute(context, event_queue)
+
+
 def _cli(*args: str, **kwargs):
     from conftest import run_cli  # here, not at the top: the recorder loads this file on its own
 
     return run_cli(*args, **kwargs)
 
 
-def _cut_scenario(project: Path, names: tuple[str, ...] = ("a2a_message", "a2a_send")) -> str:
-    """Cut the seed scenario file of the copy down to ``names`` (recording is slow on a busy machine)."""
+def _cut_scenario(project: Path, names: tuple[str, ...] = ("a2a_message", "a2a_send"),
+                  harness: str | None = None) -> str:
+    """Cut the seed scenario file of the copy down to ``names`` (recording is slow on a busy machine),
+    recorded under ``harness`` (None: as deployed)."""
     data = json.loads((project / "scenarios" / "a2a.json").read_text())
     data["sessions"] = [s for s in data["sessions"] if s["name"] in names]
+    data.pop("harness", None)
+    if harness is not None:
+        data["harness"] = harness
     (project / "scenarios" / "a2a.json").write_text(json.dumps(data))
     return "scenarios/a2a.json"
 
 
-@pytest.mark.parametrize("agent, timeout, words", [("RaisingAgent", "20", "the agent raised RuntimeError"),
-                                                   ("HangingAgent", "2", "no answer within 2 s")])
+@pytest.mark.parametrize("agent, timeout, words, harness", [
+    ("RaisingAgent", "20", "the agent raised RuntimeError", "per_request"),
+    ("HangingAgent", "2", "no answer within 2 s", "per_request"),
+    ("RaisingAgent", "20", "the agent raised RuntimeError", None),
+    ("HangingAgent", "2", "no answer within 2 s", None),
+    ("BusyAgent", "2", "the agent never went idle: a timer of a2a_agent_override is pending", None)])
 def test_a_broken_agent_fails_the_recording_and_nothing_is_written(project_copy: Path, agent: str, timeout: str,
-                                                                   words: str):
+                                                                   words: str, harness: str | None):
     recordings = project_copy / "recordings"
     before = {str(p.relative_to(recordings)): p.read_bytes() for p in recordings.rglob("*") if p.is_file()}
-    scenario = _cut_scenario(project_copy)
+    scenario = _cut_scenario(project_copy, harness=harness)
     env = {**os.environ, "AGENT_LOOP_SIM_A2A_AGENT": f"{__file__}:{agent}"}
     started = time.monotonic()
     done = _cli("record", scenario, "--release", "1.2.2", "--timeout", timeout, "--jobs", "2", cwd=project_copy,

@@ -31,8 +31,7 @@ def page(comparison):
 def test_the_checkout_has_no_release_problem(comparison):
     assert comparison.problems == []
     assert [p.name for p in comparison.sessions if not p.agree] == [
-        "a2a_contexts", "a2a_release_boolean_ids", "a2a_release_boolean_id_stream", "a2a_release_failed_status",
-        "a2a_raw_envelope"]
+        "a2a_release_failed_status", "a2a_release_boolean_ids", "a2a_release_boolean_id_stream", "a2a_raw_envelope"]
 
 
 def test_the_page_lists_every_scenario_with_its_verdict(comparison, page):
@@ -59,7 +58,7 @@ def test_every_difference_is_on_the_page_with_message_path_and_changelog_link(co
 
 
 def test_the_differing_lines_are_highlighted(page):
-    heading = "#### a2a\\_contexts, message 6"
+    heading = "#### a2a\\_release\\_failed\\_status, message 6"
     section = page[page.index(heading):].split("\n#### ", 1)[0]
     blocks = re.findall(r'```json hl_lines="([\d ]+)"\n(.*?)\n```', section, re.S)
     assert len(blocks) == 1  # 1.2.2 has no timestamp to highlight; 1.3.0's line is
@@ -73,7 +72,7 @@ def test_a_difference_no_change_explains_stops_the_build():
     assert comparison.problems
     assert all("no wire change of the release table explains" in p or "shows in no committed session" in p
                for p in comparison.problems)
-    assert any("session 'a2a_contexts', message 6, $.result.status.timestamp" in p for p in comparison.problems)
+    assert any("session 'a2a_release_failed_status', message 6, $.result.status.timestamp" in p for p in comparison.problems)
 
 
 def test_the_site_refuses_a_release_recording_the_engine_does_not_say(tmp_path):

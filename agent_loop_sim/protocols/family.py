@@ -62,6 +62,13 @@ class Family:
     releases: Releases | None = None  #: the SDK releases the model speaks (the pinned one first)
     #: a world file's JSON and its path -> what ``run_session`` plays against (``Session.world``)
     read_world: Callable[[Any, str], Any] = lambda raw, source: None
+    #: the other ways the recorder may run the SDK, that a scenario file can name (``"harness"``),
+    #: each with the transport its recordings say; the model plays a session under its harness
+    harnesses: dict[str, str] = field(default_factory=dict)
+
+    def transport_of(self, harness: str | None) -> str:
+        """The transport a recording made under ``harness`` (None: the default) says."""
+        return self.transport if harness is None else self.harnesses[harness]
 
     @classmethod
     def from_file(cls, path: Path, **code: Any) -> "Family":

@@ -55,6 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"(default {DEFAULT_MAX_BODY_BYTES:,}, 10 MiB)")
     parser.add_argument("--max-tasks", type=_at_least_one, default=DEFAULT_MAX_TASKS, metavar="N",
                         help=f"a2a: the task store keeps the newest N tasks (default {DEFAULT_MAX_TASKS:,})")
+    parser.add_argument("--harness", choices=("per_request",), default=None,
+                        help="a2a: answer as the SDK's agent run with an event loop per request (the seed page's "
+                             "harness) instead of as deployed")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,5 +72,5 @@ def run(args: argparse.Namespace) -> int:
         return mcp_stdio.main(world)
     from . import a2a_http  # needs uvicorn (the serve extra); the MCP peer needs nothing
 
-    return a2a_http.main(args.host, args.port, recorded_url=args.recorded_url, world=world,
+    return a2a_http.main(args.host, args.port, recorded_url=args.recorded_url, world=world, harness=args.harness,
                          max_body_bytes=args.max_body_bytes, max_tasks=args.max_tasks)

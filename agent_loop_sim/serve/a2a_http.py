@@ -24,6 +24,7 @@ oldest going first (asked for afterwards, one is a task not found, as one never 
 """
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import re
@@ -39,6 +40,7 @@ from ..protocols.a2a.agent import METHODS
 from ..protocols.a2a.card import WELL_KNOWN_PATH, AgentCard
 from ..protocols.a2a.script import Script
 from ..protocols.a2a.errors import JsonRpcError, error_response
+from ..protocols.a2a.harness import harness_rules
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -73,6 +75,7 @@ class AgentApp:
         # "GET, HEAD" or "HEAD, GET" by the process's hash seed).
         self.routes = {WELL_KNOWN_PATH: ("GET", "HEAD"), agent.card.rpc_path: ("POST",)}
         self.max_body_bytes, self.max_tasks = max_body_bytes, max_tasks
+        self.answered = asyncio.Event()  # set (and replaced) each time the agent has answered a request
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -86,11 +89,12 @@ class AgentApp:
             response = _slash_redirect(scope, self.routes) or self.answer(
                 scope["method"], scope["path"], scope["headers"], body)
             self.forget_oldest_tasks()
+        self.answered.set()  # open streams may have something new to write
+        self.answered = asyncio.Event()
         try:
             await _write(response, send)
-            if response.open:  # the agent keeps the stream open until the client goes
-                while (await receive())["type"] != "http.disconnect":
-                    pass
+            if response.open:  # the agent keeps the stream open until it ends it or the client goes
+                await self._follow(response, receive, send)
         except OSError:
             pass  # the client disconnected mid-answer; the agent and other clients go on
 
@@ -105,6 +109,27 @@ class AgentApp:
         tasks = self.agent.tasks
         while len(tasks) > self.max_tasks:
             del tasks[next(iter(tasks))]
+    async def _follow(self, response: HttpResponse, receive: Receive, send: Send) -> None:
+        """An open stream: what the agent writes on it as other requests are answered
+        (`HttpResponse.later`), until the agent ends it or the client disconnects."""
+        gone = asyncio.ensure_future(_disconnected(receive))
+        try:
+            while True:
+                if response.later is not None:
+                    for event in response.later.take():
+                        await send({"type": "http.response.body", "body": _event_bytes(event), "more_body": True})
+                    if response.later.closed:
+                        await send({"type": "http.response.body", "body": b""})
+                        return
+                answered = asyncio.ensure_future(self.answered.wait())
+                await asyncio.wait({gone, answered}, return_when=asyncio.FIRST_COMPLETED)
+                answered.cancel()
+                if gone.done():
+                    if response.later is not None:
+                        response.later.drop()
+                    return
+        finally:
+            gone.cancel()
 
     def answer(self, method: str, path: str, raw_headers: list[tuple[bytes, bytes]], body: bytes) -> HttpResponse:
         """The answer to one request (synchronous: the agent is never seen half-way through one)."""
@@ -183,6 +208,11 @@ def _json(body: Any) -> HttpResponse:
     return HttpResponse(200, [("Content-Type", "application/json")], body)
 
 
+async def _disconnected(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
 async def _read_body(receive: Receive, limit: int) -> tuple[bytes | None, bool]:
     """The request's body (``None`` when over ``limit`` bytes: what came after is read and dropped,
     so that the client, still sending, gets the answer) and whether the client is still there."""
@@ -212,13 +242,17 @@ STREAM_HEADERS = [(b"cache-control", b"no-store"), (b"connection", b"keep-alive"
 _AFTER_LENGTH = (b"content-type", b"location")
 
 
+def _event_bytes(event: Any) -> bytes:
+    """One SSE event, framed as sse-starlette frames it; the data as json.dumps writes it."""
+    return b"data: " + json.dumps(event, ensure_ascii=False).encode("utf-8") + b"\r\n\r\n"
+
+
 async def _write(response: HttpResponse, send: Send) -> None:
     headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in response.headers]
     if response.events is not None:
         await send({"type": "http.response.start", "status": response.status, "headers": STREAM_HEADERS + headers})
-        for event in response.events:  # SSE, framed as sse-starlette frames it; the data as json.dumps writes it
-            data = json.dumps(event, ensure_ascii=False).encode("utf-8")
-            await send({"type": "http.response.body", "body": b"data: " + data + b"\r\n\r\n", "more_body": True})
+        for event in response.events:
+            await send({"type": "http.response.body", "body": _event_bytes(event), "more_body": True})
         if response.open:
             await send({"type": "http.response.body", "body": b"", "more_body": True})
             return
@@ -239,17 +273,19 @@ async def _write(response: HttpResponse, send: Send) -> None:
 
 
 def research_app(base_url: str | None = None, world: tuple[AgentCard, Script] | None = None,
-                 max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, max_tasks: int = DEFAULT_MAX_TASKS) -> AgentApp:
-    """``world``'s agent (the fixture's research agent by default), fresh (no tasks yet); its card
-    names ``base_url`` (by default the one the world gives, ``https://research.example.com``)."""
+                 max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, max_tasks: int = DEFAULT_MAX_TASKS,
+                 harness: str | None = None) -> AgentApp:
+    """``world``'s agent (the fixture's research agent by default), fresh (no tasks yet), as uvicorn
+    runs the SDK's (``harness`` None: one event loop, `protocols.a2a.harness`); its card names
+    ``base_url`` (by default the one the world gives, ``https://research.example.com``)."""
     card, script = world or (RESEARCH_CARD, RESEARCH_AGENT)
     card = card if base_url is None else dataclasses.replace(card, base_url=base_url)
-    return AgentApp(Agent(card, script), max_body_bytes, max_tasks)
+    return AgentApp(Agent(card, script, rules=harness_rules(harness)), max_body_bytes, max_tasks)
 
 
 def main(host: str, port: int, app: AgentApp | None = None, recorded_url: bool = False,
          world: tuple[AgentCard, Script] | None = None, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
-         max_tasks: int = DEFAULT_MAX_TASKS) -> int:
+         max_tasks: int = DEFAULT_MAX_TASKS, harness: str | None = None) -> int:
     """Serve ``app`` (``world``'s agent, by default the research agent) until interrupted; the URL
     is the first line out.
 
@@ -274,7 +310,7 @@ def main(host: str, port: int, app: AgentApp | None = None, recorded_url: bool =
     served = f"http://{shown}:{bound_port}"
     print(served, flush=True)  # the first line: where to connect (port 0 picks one)
     if app is None:
-        app = research_app(None if recorded_url else served, world, max_body_bytes, max_tasks)
+        app = research_app(None if recorded_url else served, world, max_body_bytes, max_tasks, harness)
     config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False,
                             timeout_graceful_shutdown=1)
     try:

@@ -17,13 +17,12 @@ import re
 from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
-from ..compare import MISSING, show
+from ..compare import MISSING, diff_transcripts, show
 from ..errors import InputError
 from ..jsonio import json_path
 from ..schema import Field, check_object
 from ..transcript import Message, Transcript
 from .markdown import code, json_value
-
 
 KINDS = {
     "observation": "What the recordings showed",
@@ -32,7 +31,6 @@ KINDS = {
 
 _SPEC_URL = re.compile(r"^https://[^\s#]+#[^\s]+$")
 _STEP = re.compile(r'\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
-
 
 def parse_path(path: str) -> list[str | int]:
     """``$.a[0]["b/c"]`` -> ``["a", 0, "b/c"]``; the inverse of `agent_loop_sim.jsonio.json_path`."""
@@ -49,7 +47,6 @@ def parse_path(path: str) -> list[str | int]:
         at = m.end()
     return parts
 
-
 def resolve(value: Any, path: str) -> Any:
     """The value at ``path``, or `MISSING`."""
     for part in parse_path(path):
@@ -61,10 +58,8 @@ def resolve(value: Any, path: str) -> Any:
             return MISSING
     return value
 
-
 class NotThere(Exception):
     """The message an evidence points at does not exist (or is not JSON)."""
-
 
 @dataclass(frozen=True)
 class Recorded:
@@ -74,7 +69,6 @@ class Recorded:
     transcripts: dict[str, Transcript]
     scenarios: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-
 def message_at(rec: Recorded, session: str, n: int) -> Message:
     transcript = rec.transcripts.get(session)
     if transcript is None:
@@ -82,7 +76,6 @@ def message_at(rec: Recorded, session: str, n: int) -> Message:
     if not 1 <= n <= len(transcript.messages):
         raise NotThere(f"session {session!r} has {len(transcript.messages)} messages, not {n}")
     return transcript.messages[n - 1]
-
 
 def json_at(rec: Recorded, session: str, n: int, path: str) -> Any:
     message = message_at(rec, session, n)
@@ -93,10 +86,8 @@ def json_at(rec: Recorded, session: str, n: int, path: str) -> Any:
             raise NotThere(f"session {session!r}, message {n} is a raw line, not JSON") from None
     return resolve(message.json, path)
 
-
 def _shown(value: Any) -> str:
     return show(value, limit=10_000)
-
 
 @dataclass(frozen=True)
 class At:
@@ -106,7 +97,6 @@ class At:
     message: int
     path: str = "$"
 
-
 class Evidence(Protocol):
     def places(self) -> list[At]: ...
 
@@ -115,7 +105,6 @@ class Evidence(Protocol):
 
     def check(self, rec: Recorded) -> str | None:
         """``None`` when it holds, else why not (one line)."""
-
 
 @dataclass(frozen=True)
 class _OneMessage:
@@ -131,7 +120,6 @@ class _OneMessage:
     def places(self) -> list[At]:
         return [At(self.session, self.message, self.where)]
 
-
 @dataclass(frozen=True)
 class _AtPath(_OneMessage):
     path: str
@@ -139,7 +127,6 @@ class _AtPath(_OneMessage):
     @property
     def where(self) -> str:
         return self.path
-
 
 @dataclass(frozen=True)
 class JsonEquals(_AtPath):
@@ -154,7 +141,6 @@ class JsonEquals(_AtPath):
             return None
         return f"{self.path} is {_shown(found)}, the finding needs {_shown(self.value)}"
 
-
 @dataclass(frozen=True)
 class Present(_AtPath):
     def claim(self) -> str:
@@ -165,7 +151,6 @@ class Present(_AtPath):
             return f"{self.path} is absent, the finding needs it present"
         return None
 
-
 @dataclass(frozen=True)
 class Absent(_AtPath):
     def claim(self) -> str:
@@ -174,7 +159,6 @@ class Absent(_AtPath):
     def check(self, rec: Recorded) -> str | None:
         found = json_at(rec, self.session, self.message, self.path)
         return None if found is MISSING else f"{self.path} is {_shown(found)}, the finding needs it absent"
-
 
 @dataclass(frozen=True)
 class ErrorCode(_OneMessage):
@@ -195,7 +179,6 @@ class ErrorCode(_OneMessage):
             return None
         return f"$.error.code is {_shown(found)}, the finding needs {self.code}"
 
-
 @dataclass(frozen=True)
 class IsRaw(_OneMessage):
     """The message is a line that is not JSON."""
@@ -205,7 +188,6 @@ class IsRaw(_OneMessage):
 
     def check(self, rec: Recorded) -> str | None:
         return None if message_at(rec, self.session, self.message).is_raw else "the message is JSON"
-
 
 @dataclass(frozen=True)
 class NoReply(_OneMessage):
@@ -224,7 +206,6 @@ class NoReply(_OneMessage):
                     and resolve(m.json, "$.error.code") == -32700:
                 return f"message {i} is a parse error (-32700) answering it"
         return None
-
 
 @dataclass(frozen=True)
 class ValuesDiffer:
@@ -250,7 +231,6 @@ class ValuesDiffer:
             return f"both are {_shown(x)}, the finding needs them to differ"
         return None
 
-
 @dataclass(frozen=True)
 class ScenarioEquals:
     """What the application was told to do (a JSON path of the scenario session has a value)."""
@@ -274,6 +254,38 @@ class ScenarioEquals:
             return None
         return f"the scenario's {self.path} is {_shown(found)}, the finding needs {_shown(self.value)}"
 
+@dataclass(frozen=True)
+class SameStepsDifferAt:
+    """Two sessions that play the same steps (recorded under two harnesses, say) differ at these
+    messages and nowhere else."""
+
+    a: str
+    b: str
+    messages: tuple[int, ...]
+
+    def places(self) -> list[At]:
+        return [At(session, n) for n in self.messages for session in (self.a, self.b)]
+
+    def claim(self) -> str:
+        shown = ", ".join(str(n) for n in self.messages)
+        return (f"{code(self.a)} and {code(self.b)} play the same steps, and their recordings differ at "
+                f"message{'s' if len(self.messages) > 1 else ''} {shown} and nowhere else")
+
+    def check(self, rec: Recorded) -> str | None:
+
+        for session in (self.a, self.b):
+            if session not in rec.transcripts:
+                raise NotThere(f"there is no session {session!r} in the committed recordings")
+        steps = [(rec.scenarios.get(s) or {}).get("steps") for s in (self.a, self.b)]
+        if rec.scenarios and steps[0] != steps[1]:
+            return f"the scenarios of {self.a!r} and {self.b!r} play different steps"
+        found = sorted({d.message for d in diff_transcripts(rec.transcripts[self.a], rec.transcripts[self.b])
+                        if d.message is not None} or ())
+        if found != sorted(self.messages):
+            return (f"the recordings differ at messages {found or 'none'}, the finding needs "
+                    f"{sorted(self.messages)}")
+        return None
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -288,7 +300,6 @@ class Finding:
 
     def places(self) -> list[At]:
         return [p for e in self.evidence for p in e.places()]
-
 
 @dataclass(frozen=True)
 class FindingResult:
@@ -305,7 +316,6 @@ class FindingResult:
                 "holds": self.holds, "failures": list(self.failures),
                 "evidence": [{"session": p.session, "message": p.message, "path": p.path}
                              for p in self.finding.places()]}
-
 
 def check_finding(finding: Finding, rec: Recorded, families: list[str]) -> FindingResult:
     if finding.family not in families:
@@ -326,22 +336,19 @@ def check_finding(finding: Finding, rec: Recorded, families: list[str]) -> Findi
             failures.append(f"finding {finding.id!r}: session {place.session!r}, {where}: {why}")
     return FindingResult(finding, checked=True, failures=tuple(failures))
 
-
 def check_findings(findings: tuple[Finding, ...] | list[Finding], rec: Recorded,
                    families: list[str]) -> list[FindingResult]:
     return [check_finding(f, rec, families) for f in findings]
 
-
 #: The kinds of evidence a findings file may use, by name.
 EVIDENCE_KINDS: dict[str, type] = {k.__name__: k for k in (JsonEquals, Present, Absent, ErrorCode, IsRaw, NoReply,
-                                                          ValuesDiffer, ScenarioEquals)}
+                                                          ValuesDiffer, ScenarioEquals, SameStepsDifferAt)}
 _FINDING_FIELDS = {"id": Field(str), "family": Field(str), "kind": Field(str, choices=tuple(KINDS)),
                    "title": Field(str), "summary": Field(str), "specification": Field(str, required=False),
                    "spec": Field(str, required=False),
                    "evidence": Field(list)}
 _AT_FIELDS = {"session": Field(str), "message": Field(int), "path": Field(str, required=False)}
 _VALUE_TYPES = (dict, list, str, int, float, bool)
-
 
 def _evidence(raw: Any, path: list[str | int]) -> Evidence:
     kind = EVIDENCE_KINDS.get(raw.get("kind")) if isinstance(raw, dict) else None
@@ -350,7 +357,9 @@ def _evidence(raw: Any, path: list[str | int]) -> Evidence:
     wanted: dict[str, Field] = {"kind": Field(str)}
     for f in fields(kind):
         if f.name in ("a", "b"):
-            wanted[f.name] = Field(dict)
+            wanted[f.name] = Field(str if kind is SameStepsDifferAt else dict)
+        elif f.name == "messages":
+            wanted[f.name] = Field(list)
         elif f.name == "value":
             wanted[f.name] = Field(_VALUE_TYPES, nullable=True)
         else:
@@ -358,10 +367,13 @@ def _evidence(raw: Any, path: list[str | int]) -> Evidence:
     check_object(raw, wanted, path, f"{kind.__name__} evidence")
     args = {k: v for k, v in raw.items() if k != "kind"}
     for end in ("a", "b"):
-        if end in args:
+        if isinstance(args.get(end), dict):
             args[end] = At(**check_object(args[end], _AT_FIELDS, path + [end], "a place"))
+    if "messages" in args:
+        if not args["messages"] or not all(type(n) is int and n > 0 for n in args["messages"]):
+            raise InputError("messages is a list of message numbers (1, 2, ...)", path=json_path(path + ["messages"]))
+        args["messages"] = tuple(args["messages"])
     return kind(**args)
-
 
 def load_findings(data: Any, source: str) -> tuple[Finding, ...]:
     """Findings from their data (``{"findings": [...]}``); a mistake is an `InputError` naming where."""

@@ -85,6 +85,8 @@ class ActiveTask:
                 break
             try:
                 out.append(self._consume(event))
+                if event.kind != "message":
+                    self.handler.publish(self.task_id, event)  # (to live subscriptions, `RequestHandler`)
             except A2AError as error:
                 out.append(self._fail(error))
                 break

@@ -22,7 +22,7 @@ from .errors import A2AError, JsonRpcError, error_response, result_response
 from .http import HttpRequest, HttpResponse, header
 from .ids import Clock, IdSource
 from .releases import BOOLEAN_ID_REFUSED
-from .request_handler import RequestHandler, StreamHangs
+from .request_handler import RequestHandler, StreamHangs, Subscription
 from .script import Script
 from .types import written
 from .version import is_supported, refusal_message, requested_version
@@ -101,7 +101,7 @@ class Agent:
             return _json(error_response(request_id, error))
 
     def _stream(self, request_id: Any, method: str, params: dict[str, Any]) -> HttpResponse:
-        events, stays_open = self.handler.stream(method, params)
+        events, stays_open, subscription = self.handler.stream(method, params)
         out: list[dict[str, Any]] = []
         try:
             for event in events:  # the first event is fetched before the answer starts
@@ -110,8 +110,29 @@ class Agent:
             if not out:
                 raise
             out.append(error_response(request_id, error))
-            stays_open = False
-        return HttpResponse(200, [("Content-Type", "text/event-stream; charset=utf-8")], events=out, open=stays_open)
+            stays_open, subscription = False, None
+        later = None if subscription is None else LaterEvents(self.handler, subscription, request_id)
+        return HttpResponse(200, [("Content-Type", "text/event-stream; charset=utf-8")], events=out, open=stays_open,
+                            later=later)
+
+
+class LaterEvents:
+    """The events a subscription gets after its answer started, written as the stream's events."""
+
+    def __init__(self, handler: RequestHandler, subscription: Subscription, request_id: Any) -> None:
+        self.handler, self.subscription, self.request_id = handler, subscription, request_id
+
+    def take(self) -> list[dict[str, Any]]:
+        return [result_response(self.request_id, written("StreamResponse", {e.kind: e.body}))
+                for e in self.subscription.take()]
+
+    @property
+    def closed(self) -> bool:
+        return self.subscription.closed
+
+    def drop(self) -> None:
+        """The client went away before the agent ended the stream."""
+        self.handler.unsubscribe(self.subscription.task_id, self.subscription)
 
 
 def _json(body: dict[str, Any]) -> HttpResponse:

@@ -1,12 +1,12 @@
 """The two HTTP shapes the orchestrator and the agent exchange, and how each is written down.
 
 The models never open a socket: the orchestrator hands out `HttpRequest` values and the
-agent answers with `HttpResponse` values; the live recorder carries the same values
-over an in-process ASGI connection to the SDK. In a transcript every request and answer is
-one message: its body (the JSON-RPC object, the card, nothing for a GET or a 304, the text of a
-raw post) and its ``http`` object (method, path, status and the headers that matter, as
-`agent_loop_sim.http_log` writes them); a streamed answer is one message per SSE event, the
-first carrying the answer's status and headers.
+agent answers with `HttpResponse` values; the live recorder carries the same values over
+HTTP to the SDK (a local socket to uvicorn; the seed page's sessions, in process). In a
+transcript every request and answer is one message: its body (the JSON-RPC object, the card,
+nothing for a GET or a 304, the text of a raw post) and its ``http`` object (method, path,
+status and the headers that matter, as `agent_loop_sim.http_log` writes them); a streamed
+answer is one message per SSE event, the first carrying the answer's status and headers.
 """
 from __future__ import annotations
 
@@ -43,13 +43,16 @@ class HttpRequest:
 @dataclass
 class HttpResponse:
     """One answer. ``events`` is set for a stream (``text/event-stream``): the JSON of each event,
-    and ``open`` says whether the agent keeps the stream open after the last of them."""
+    and ``open`` says whether the agent keeps the stream open after the last of them; ``later``,
+    where set, holds what the agent writes on it as other requests make it (``later.take()``:
+    the JSON of the events since the last take; ``later.closed``: the agent ends the stream)."""
 
     status: int
     headers: list[tuple[str, str]] = field(default_factory=list)
     body: Any = None
     events: list[Any] | None = None
     open: bool = False
+    later: Any = None
 
     @property
     def is_stream(self) -> bool:

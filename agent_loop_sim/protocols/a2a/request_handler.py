@@ -1,9 +1,9 @@
 """The SDK's request handler (``DefaultRequestHandlerV2``) over its in-memory task store.
 
 `RequestHandler.call` runs one JSON-RPC method on params already read into their protocol
-type; `RequestHandler.stream` the two streaming ones. It keeps the task store between requests
-and nothing else, because every request runs to completion on an event loop of its own (the
-agent code of a parked task does not survive the request that parked it). ``SendMessage``
+type; `RequestHandler.stream` the two streaming ones. It keeps the task store between requests;
+with `harness.EXECUTOR_OUTLIVES_REQUEST` in effect (the SDK served on one event loop), also the
+run of every task that waits, which takes the next request about it (see `harness`). ``SendMessage``
 answers with the first task snapshot that is interrupted or terminal (or the agent's message);
 ``SendStreamingMessage`` streams every event.
 """
@@ -18,6 +18,7 @@ from . import states, types
 from .active_task import ActiveTask, NotModelled, refusal
 from .card import AgentCard
 from .errors import A2AError
+from .harness import EXECUTOR_OUTLIVES_REQUEST
 from .ids import Clock, IdSource
 from .script import Event, Script
 
@@ -52,6 +53,21 @@ def _check_history_length(config: dict[str, Any] | None) -> None:
         raise A2AError("InvalidParamsError", "history length must be non-negative")
 
 
+class Subscription:
+    """A ``SubscribeToTask`` stream on a task whose run is alive (`EXECUTOR_OUTLIVES_REQUEST`):
+    the events that run publishes later, for other requests, until the task is finished."""
+
+    def __init__(self, task_id: str) -> None:
+        self.task_id = task_id
+        self.pending: list[Event] = []
+        self.closed = False
+
+    def take(self) -> list[Event]:
+        """The events since the last take."""
+        out, self.pending = self.pending, []
+        return out
+
+
 class RequestHandler:
     """The methods of the binding, on the agent's card, script and stored tasks."""
 
@@ -59,10 +75,34 @@ class RequestHandler:
                  rules: frozenset[str] = frozenset()) -> None:
         self.card, self.script, self.ids, self.clock, self.rules = card, script, ids, clock, rules
         self.tasks: dict[str, dict[str, Any]] = {}  # task id -> stored task, in creation order
+        self.subscriptions: dict[str, list[Subscription]] = {}  # task id -> its open live subscriptions
 
-    def stream(self, method: str, params: dict[str, Any]) -> tuple[Iterator[Event], bool]:
-        """The events of a streaming method, and whether the stream stays open after them."""
-        return self._send_streaming(params) if method == "SendStreamingMessage" else self._subscribe(params)
+    def unsubscribe(self, task_id: str, subscription: Subscription) -> None:
+        """The client of a live subscription went away: it gets nothing more."""
+        subscriptions = self.subscriptions.get(task_id, [])
+        if subscription in subscriptions:
+            subscriptions.remove(subscription)
+            if not subscriptions:
+                del self.subscriptions[task_id]
+
+    def publish(self, task_id: str, event: Event) -> None:
+        """A task's run published ``event``: its live subscriptions get it; a finished task's end."""
+        subscriptions = self.subscriptions.get(task_id)
+        if not subscriptions:
+            return
+        done = event.kind == "statusUpdate" and event.body["status"]["state"] in states.TERMINAL
+        for subscription in subscriptions:
+            subscription.pending.append(event)
+            subscription.closed = done
+        if done:
+            del self.subscriptions[task_id]
+
+    def stream(self, method: str, params: dict[str, Any]) -> tuple[Iterator[Event], bool, Subscription | None]:
+        """The events of a streaming method, whether the stream stays open after them, and (a live
+        subscription) what it gets later."""
+        if method == "SendStreamingMessage":
+            return (*self._send_streaming(params), None)
+        return self._subscribe(params)
 
     def call(self, method: str, type_name: str, params: dict[str, Any]) -> Any:
         """The result of a non-streaming method."""
@@ -99,6 +139,16 @@ class RequestHandler:
             task["status"]["state"] = states.transition(task["status"]["state"], states.CANCEL)
         except states.IllegalTransition:
             raise refusal(states.CANCEL, task) from None
+        if EXECUTOR_OUTLIVES_REQUEST in self.rules:
+            # The task's run is alive: the agent's cancel publishes a bare CANCELED status,
+            # which replaces the stored one (its message joins the history).
+            run = ActiveTask(self, task["id"], stored.get("contextId", ""), None)
+            update = {"taskId": task["id"], "contextId": stored.get("contextId", ""),
+                      "status": {"state": task["status"]["state"], "timestamp": self.clock.now()}}
+            event = Event("statusUpdate", update)
+            canceled = run.manager.save_task_event(event)
+            self.publish(task["id"], event)
+            return canceled
         # Nothing of the agent runs for a parked task: the handler writes the new state over
         # the stored status, keeping its message and timestamp; the agent's cancel is not called.
         self.tasks[task["id"]] = task  # (the answer is written anew from it, `types.written`)
@@ -122,7 +172,12 @@ class RequestHandler:
             task_id = message["taskId"] = self.ids.new()
         if not context_id:
             context_id = message["contextId"] = self.ids.new()
-        run = ActiveTask(self, task_id, context_id, message)
+        # A waiting task's run, where it outlived its request, keeps the task's context; a new
+        # run takes the request's (and a follow-up without one then fails on the first update).
+        run_context = context_id
+        if EXECUTOR_OUTLIVES_REQUEST in self.rules and task_id in self.tasks:
+            run_context = self.tasks[task_id].get("contextId", "")
+        run = ActiveTask(self, task_id, run_context, message)
         run.start(create_if_missing=True)
         return run, message, context_id
 
@@ -130,7 +185,8 @@ class RequestHandler:
         run, message, context_id = self._begin(params)
         result: Event | None = None
         # returnImmediately: the answer is the first task the agent publishes; the agent still runs
-        # to its end before the next request (the recorder's one event loop per request lets it).
+        # to its end before the next request (an event loop per request runs until nothing is
+        # left; served as deployed, the recorder waits until the agent is idle).
         immediately = bool((params.get("configuration") or {}).get("returnImmediately"))
         for event in run.subscription(run.run(message, context_id), replace_status_with_task=True):
             if immediately:
@@ -165,7 +221,7 @@ class RequestHandler:
 
         return _eager(events()), False
 
-    def _subscribe(self, params: dict[str, Any]) -> tuple[Iterator[Event], bool]:
+    def _subscribe(self, params: dict[str, Any]) -> tuple[Iterator[Event], bool, Subscription | None]:
         _require("SubscribeToTaskRequest", params)
         if not self.card.streaming:
             raise A2AError("UnsupportedOperationError", "Streaming is not supported by the agent")
@@ -178,8 +234,13 @@ class RequestHandler:
             raise refusal(states.SUBSCRIBE, stored) from None
         run = ActiveTask(self, params["id"], "", None)
         run.start(create_if_missing=False)
-        # The current task first; then the agent waits for a request that never comes here.
-        return iter([Event("task", run.manager.get_task())]), True  # (read only, as above)
+        first = iter([Event("task", run.manager.get_task())])  # the current task first (read only, as above)
+        if EXECUTOR_OUTLIVES_REQUEST not in self.rules:
+            return first, True, None  # then the agent waits for a request that never comes here
+        # The task's run is alive: the stream gets what it publishes for later requests, to the end.
+        subscription = Subscription(params["id"])
+        self.subscriptions.setdefault(params["id"], []).append(subscription)
+        return first, True, subscription
 
     def _list_tasks(self, params: dict[str, Any]) -> dict[str, Any]:
         _check_history_length(params)

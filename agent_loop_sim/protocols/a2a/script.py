@@ -215,7 +215,8 @@ class Rule:
 @dataclass(frozen=True)
 class Script:
     """An agent's behaviour: rules for a first message and rules for a follow-up. (Cancelling
-    needs none: the SDK never runs the agent's own cancel for a parked task, see `states`.)"""
+    needs none: the agent's cancel, where the SDK calls it, publishes a bare ``TASK_STATE_CANCELED``
+    status, as ``TaskUpdater.cancel`` does; see `harness`.)"""
 
     first_message: tuple[Rule, ...]
     follow_up: tuple[Rule, ...]

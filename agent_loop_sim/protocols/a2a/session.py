@@ -6,6 +6,7 @@ from typing import Any, Callable
 from ...errors import InputError
 from ...transcript import Message
 from .agent import Agent, NotModelled, StreamHangs
+from .harness import harness_rules
 from .orchestrator import Orchestrator
 from .raw import RawPoster
 from .releases import A2A_RELEASES
@@ -45,13 +46,14 @@ def exchange(orchestrator: Orchestrator | RawPoster, agent: Agent, observe: Obse
 
 def run_spec(spec: dict[str, Any], where: list[str | int] | None = None, release: str | None = None,
              rules: frozenset[str] | None = None, observe: Observer | None = None,
-             world: tuple[AgentCard, Script] | None = None) -> list[Message]:
+             world: tuple[AgentCard, Script] | None = None, harness: str | None = None) -> list[Message]:
     """Play a session's steps against ``world``'s agent (the fixture's research agent by
     default), served by ``release`` of the SDK (`releases.A2A_RELEASES`; the pinned one by
     default), or with the wire changes ``rules`` in effect (the release page asks which change
-    makes which difference)."""
+    makes which difference), run as ``harness`` runs it (`harness`; None: as deployed)."""
     card, script = world or (RESEARCH_CARD, RESEARCH_AGENT)
-    agent = Agent(card, script, rules=A2A_RELEASES.rules(release) if rules is None else rules)
+    rules = A2A_RELEASES.rules(release) if rules is None else rules
+    agent = Agent(card, script, rules=rules | harness_rules(harness))
     if spec.get("mode") == "raw":
         return exchange(RawPoster(spec["posts"], card.base_url + card.rpc_path), agent, observe)
     orchestrator = Orchestrator(spec["steps"], card.base_url, card.rpc_path, where=where)
@@ -62,7 +64,8 @@ def run_session(session: Any, release: str | None = None, rules: frozenset[str] 
                 observe: Observer | None = None) -> list[Message]:
     """The messages of a validated scenario session (``agent_loop_sim.scenarios.Session``)."""
     try:
-        return run_spec(session.spec, release=release, rules=rules, observe=observe, world=session.world)
+        return run_spec(session.spec, release=release, rules=rules, observe=observe, world=session.world,
+                        harness=getattr(session, "harness", None))
     except InputError as exc:
         raise exc.within(file=session.source or None, session=session.name) from None
     except (NotModelled, StreamHangs) as exc:

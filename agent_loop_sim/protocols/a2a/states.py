@@ -9,8 +9,9 @@ SDK's errors about a task's state come from (see `REFUSALS`).
 
 A status update leaves the task in the state it names; a follow-up message or a subscription
 leaves the state as it is (the agent then publishes updates of its own); cancelling a task
-writes ``TASK_STATE_CANCELED`` over its stored status. Between two requests a task is always
-parked (input or sign-in required) or finished, since nothing of the agent keeps running.
+moves it to ``TASK_STATE_CANCELED`` (how the status is written depends on the harness, see
+`harness`). Between two requests a task is always parked (input or sign-in required) or
+finished: the agent has done all it can before the next request comes.
 """
 from __future__ import annotations
 
