@@ -34,14 +34,15 @@ from typing import TextIO
 from . import engine, swap
 from .check import RecordingResult, Report, build_report, every_release, live_differences, release_report
 from .errors import EngineFailure, InputError, RecorderError, one_line, printable
-from .jsonio import check_output, parse_json, remove_stale_temps, write_output
+from .jsonio import check_output, remove_stale_temps, write_output
 from .limits import LIMITS
-from .processes import run_owned
 from .project import Project
 from .protocols import FAMILIES
-from .recording import Recording, load_recording, parse_recording
+from .recording import Recording, load_recording
 from .scenarios import ScenarioFile
 from .staging import write_tree
+from .live import record_live
+from .live import release_label as _label
 from .serve import add_arguments as add_serve_arguments
 from .serve import run as run_peer
 from .verify import verify as verify_world
@@ -91,14 +92,6 @@ def _releases(project: Project, files: list[ScenarioFile], chosen: str | None) -
     return picked
 
 
-def _label(release: tuple[str, str] | None) -> str:
-    if release is None:
-        return ""
-    releases = FAMILIES[release[0]].releases
-    assert releases is not None
-    return f" ({releases.package} {release[1]})"
-
-
 def _differences_title(file: RecordingResult, count: int, label: str) -> str:
     """The line above a file's differences: the key-order verdict is told apart from the values'."""
     order = sum(len(s.key_order) for s in file.sessions)
@@ -131,37 +124,6 @@ def cmd_check(project: Project, args: argparse.Namespace) -> int:
                 print(f"same {file.recording_file}: engine{_label(release)} = committed recording "
                       f"({len(file.sessions)} sessions, {file.message_count} messages; key order: same)")
     return EXIT_DIFFERENT if failed else 0
-
-
-def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
-                release: str | None = None, env: dict[str, str] | None = None) -> Recording:
-    """Run the family's recorder script (the only code that imports an SDK) and read its output,
-    with the Python of the release's own locked environment for a release other than the pinned one;
-    ``env`` may name another peer to record against (`swap`)."""
-    script = project.root / FAMILIES[file.family].recorder
-    python = project.release_python(file.family, release)
-    if python is not None and not python.exists():
-        raise RecorderError(f"{project.relative(python)} is missing: `make setup` builds the environment "
-                            f"that {_label((file.family, release or ''))[2:-1]} is recorded with")
-    command = [str(python or sys.executable), str(script), file.path, "--timeout", str(timeout), "--jobs", str(jobs)]
-    done = run_owned(command, cwd=project.root, env=swap.world_environment(file.world, env))
-    if done.returncode != 0:
-        raise RecorderError(f"{project.relative(file.path)}{_label((file.family, release)) if release else ''}: "
-                            f"{_recorder_said(done.stderr, script.stem, done.returncode)}")
-    data = parse_json(done.stdout, f"live recording of {project.relative(file.path)}")
-    data.update(family=file.family, scenarios=project.relative(file.path))
-    ordered = {k: data[k] for k in ("family", "sdk", "transport", "scenarios", "sessions")}
-    return parse_recording(ordered, f"live recording of {project.relative(file.path)}")
-
-
-def _recorder_said(stderr: str, prog: str, code: int) -> str:
-    """Why a recorder failed, on one line: its own line (``PROG: session 'x': ...``), which names
-    the session, even when something printed after it; else the last line (a crash's exception)."""
-    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
-    own = [line for line in lines if line.startswith(prog + ": ")]
-    if own:
-        return own[-1]
-    return lines[-1] if lines else f"exit {code}"
 
 
 def _same_as_committed(project: Project, file: ScenarioFile, live: Recording, what: str,

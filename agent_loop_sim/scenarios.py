@@ -25,6 +25,7 @@ from typing import Any
 from .errors import InputError
 from .jsonio import json_path, load_json
 from .limits import SESSIONS
+from .protocols import FAMILIES
 from .names import MAX_NAME, SESSION_RULE, is_recording_name, is_session_name
 from .schema import Field, check_object, describe
 
@@ -72,8 +73,6 @@ class ScenarioFile:
 
 
 def parse_session(raw: Any, index: int, source: str) -> Session:
-    from .protocols import FAMILIES  # imported here: the protocol packages import this module
-
     path: list[str | int] = ["sessions", index]
     if type(raw) is not dict:
         raise InputError(f"a session must be an object, got {describe(raw)}", file=source, path=json_path(path))
@@ -134,8 +133,6 @@ def load(path: str | Path) -> ScenarioFile:
         seen.add(session.name)
     harness = data.get("harness")
     if harness is not None:
-        from .protocols import FAMILIES
-
         known = FAMILIES[sessions[0].family].harnesses
         if harness not in known:
             raise InputError(f"{harness!r} is not a harness of {sessions[0].family} (known: "
@@ -152,8 +149,6 @@ def load(path: str | Path) -> ScenarioFile:
 def read_world_file(family: str, path: str) -> Any:
     """The world file at ``path`` as ``family``'s model reads it: its problems name the world file
     and the JSON path in it."""
-    from .protocols import FAMILIES  # imported here: the protocol packages import this module
-
     return FAMILIES[family].read_world(load_json(path), path)
 
 

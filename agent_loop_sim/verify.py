@@ -237,7 +237,7 @@ def tour_file(world_path: str, folder: str) -> str:
 def verify(project: Any, world_path: str, scenario_paths: list[str], timeout: float, jobs: int) -> int:
     """Record the SDK's server built from the world live, play the engine, print the verdict."""
     from .check import default_engine, live_differences
-    from .cli import record_live
+    from .live import record_live
     from .recording import Recording
     from .errors import InputError
     from .scenarios import load, read_world_file

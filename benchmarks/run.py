@@ -58,7 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agent_loop_sim import engine  # noqa: E402
-from agent_loop_sim.cli import record_live  # noqa: E402
+from agent_loop_sim.live import record_live  # noqa: E402
 from agent_loop_sim.project import SITE_INPUTS, Project  # noqa: E402
 from agent_loop_sim.site import render_site  # noqa: E402
 from agent_loop_sim.site import browser  # noqa: E402

@@ -538,7 +538,7 @@ def test_a_recorder_error_of_several_lines_keeps_the_session(sandbox: Path, tmp_
     assert code == 1
     lines = err.getvalue().splitlines()
     assert len(lines) == 1 and "session 'legacy_tour'" in lines[0] and "For further information" in lines[0]
-    from agent_loop_sim.cli import _recorder_said
+    from agent_loop_sim.live import _recorder_said
     said = _recorder_said(lines[0] + "\nsome warning printed after it\n", "record_sdk", 1)
     assert "session 'legacy_tour'" in said
     TRIED.append("multi_line_recorder_error")

@@ -10,11 +10,7 @@ import argparse
 import os
 
 # serve a2a's memory bounds (see `a2a_http`).
-#: A body over this many bytes is refused (413) before it is read whole: 10 MiB, ample for a
-#: message of text and a few files inline, far under what would strain the process.
-DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024
-#: The task store keeps this many tasks, the newest; a test suite's worth, and bounded.
-DEFAULT_MAX_TASKS = 1000
+from .limits import DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_TASKS
 
 
 def _port(text: str) -> int:

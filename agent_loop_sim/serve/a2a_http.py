@@ -32,7 +32,7 @@ import socket
 import sys
 from typing import Any, Awaitable, Callable
 
-from . import DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_TASKS
+from .limits import DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_TASKS
 from ..errors import printable
 from ..jsonio import SURROGATE_ESCAPE
 from ..protocols.a2a import RESEARCH_AGENT, RESEARCH_CARD, Agent, HttpRequest, HttpResponse

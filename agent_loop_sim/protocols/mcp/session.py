@@ -8,15 +8,17 @@ the server as they are.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from ...scenarios import Session
 from ...transcript import Message
 from . import jsonrpc
 from .client import Answers, ClientModel
 from .definition import ServerDefinition
 from .releases import MCP_RELEASES
 from .server import ServerConnection
+
+if TYPE_CHECKING:  # (the loader reads the family registry, which reads this module)
+    from ...scenarios import Session
 
 #: Told, after the server has handled a message, how many messages are logged and the server's
 #: state (``ServerConnection.state``): the playground shows it message by message.

@@ -1,0 +1,57 @@
+"""The live recorders, run from the command line: a scenario file in, the SDK's recording out.
+
+Each family's recorder (``scripts/``: the only code that imports an SDK) runs as a process of its
+own, with the Python of the SDK release's own locked environment, and prints the recording as JSON.
+"""
+from __future__ import annotations
+
+import sys
+
+from .errors import RecorderError
+from .jsonio import parse_json
+from .processes import run_owned
+from .project import Project
+from .protocols import FAMILIES
+from .recording import Recording, parse_recording
+from .scenarios import ScenarioFile
+from .swap import world_environment
+
+
+def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
+                release: str | None = None, env: dict[str, str] | None = None) -> Recording:
+    """Run the family's recorder script (the only code that imports an SDK) and read its output,
+    with the Python of the release's own locked environment for a release other than the pinned one;
+    ``env`` may name another peer to record against (`swap`)."""
+    script = project.root / FAMILIES[file.family].recorder
+    python = project.release_python(file.family, release)
+    if python is not None and not python.exists():
+        raise RecorderError(f"{project.relative(python)} is missing: `make setup` builds the environment "
+                            f"that {release_label((file.family, release or ''))[2:-1]} is recorded with")
+    command = [str(python or sys.executable), str(script), file.path, "--timeout", str(timeout), "--jobs", str(jobs)]
+    done = run_owned(command, cwd=project.root, env=world_environment(file.world, env))
+    if done.returncode != 0:
+        raise RecorderError(f"{project.relative(file.path)}{release_label((file.family, release)) if release else ''}: "
+                            f"{_recorder_said(done.stderr, script.stem, done.returncode)}")
+    data = parse_json(done.stdout, f"live recording of {project.relative(file.path)}")
+    data.update(family=file.family, scenarios=project.relative(file.path))
+    ordered = {k: data[k] for k in ("family", "sdk", "transport", "scenarios", "sessions")}
+    return parse_recording(ordered, f"live recording of {project.relative(file.path)}")
+
+
+def _recorder_said(stderr: str, prog: str, code: int) -> str:
+    """Why a recorder failed, on one line: its own line (``PROG: session 'x': ...``), which names
+    the session, even when something printed after it; else the last line (a crash's exception)."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    own = [line for line in lines if line.startswith(prog + ": ")]
+    if own:
+        return own[-1]
+    return lines[-1] if lines else f"exit {code}"
+
+
+def release_label(release: tuple[str, str] | None) -> str:
+    """`` (package version)`` of a (family, release) other than the pinned one, for a line of output."""
+    if release is None:
+        return ""
+    releases = FAMILIES[release[0]].releases
+    assert releases is not None
+    return f" ({releases.package} {release[1]})"
