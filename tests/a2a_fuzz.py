@@ -20,7 +20,8 @@ Left out, because the SDK itself is not deterministic there (or the engine refus
   their random IDs. No send here leaves a task without a timestamp (every branch of the
   research agent stamps its status), so ``list`` is generated freely.
 - A page token that places a page: it holds a timestamp and a random ID (the SDK's own
-  ``nextPageToken``), so only tokens that place none are drawn.
+  ``nextPageToken``), so only tokens that place none are drawn, and no page size smaller
+  than the tasks the session may hold (the answer would carry such a token).
 - Two or more unknown envelope members in a raw body (see ``raw_sessions``).
 - A subscription that the agent would keep open with nothing for the orchestrator to wait
   for: it cannot happen with this agent (a task that can be subscribed to is parked, and the
@@ -75,6 +76,7 @@ class _Generator:
         self.labels: list[str] = []
         self.message_labels: list[str] = []
         self.fetched_card = False
+        self.sends = 0  # the most tasks the session can hold
 
     # -- pieces -------------------------------------------------------------------------------
 
@@ -146,6 +148,7 @@ class _Generator:
 
     def send(self) -> dict[str, Any]:
         rng = self.rng
+        self.sends += 1
         step: dict[str, Any] = {"op": "send"}
         plain = self.request_fields(step, "send")
         task = self.task_ref("send")
@@ -256,7 +259,8 @@ class _Generator:
         if rng.random() < 0.3:
             step["include_artifacts"] = rng.choice([True, False])
         if rng.random() < 0.3:
-            step["page_size"] = rng.choice([1, 5, 0, -1, 100, 101])
+            # A page smaller than the tasks ends in a token that places the next one (left out).
+            step["page_size"] = rng.choice([n for n in (1, 5) if n >= self.sends] + [0, -1, 100, 101])
         if rng.random() < 0.15:
             # Tokens that place no page (a token that does holds a timestamp and a random ID).
             step["page_token"] = rng.choice(["next", "%%%", "/w", "", "bm8tc3VjaC10YXNr", "e30", "eyJ0cyI6MX0"])
