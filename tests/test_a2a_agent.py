@@ -112,3 +112,14 @@ def test_null_params_come_after_the_method_is_looked_up():
     assert answer.body["error"] == {"code": -32601, "message": "Method not found"}
     answer = _post_raw(_agent(), '{"jsonrpc": "2.0", "method": "GetTask", "params": null}')
     assert answer.body["id"] is None and answer.body["error"]["code"] == -32602
+
+
+def test_a_page_holds_1_to_100_tasks():
+    def listed(size):
+        return _post(_agent(), "ListTasks", {"pageSize": size}).body
+
+    for size in (1, 100):
+        assert listed(size)["result"]["pageSize"] == size
+    for size, problem in ((0, "minimum page size is 1"), (101, "maximum page size is 100")):
+        error = listed(size)["error"]
+        assert (error["code"], error["message"]) == (-32602, problem)

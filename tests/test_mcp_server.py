@@ -81,3 +81,37 @@ def test_a_listen_stream_is_acknowledged_then_ended_when_the_client_closes():
     assert ack["params"]["notifications"] == {"toolsListChanged": True}
     assert server.close() == [{"jsonrpc": "2.0", "id": 7, "error": {"code": -32000, "message": "Connection closed"}}]
     assert server.close() == []
+
+
+HANDSHAKE = [{"jsonrpc": "2.0", "id": "i", "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}}, "clientInfo": {"name": "c", "version": "1"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+
+
+def _cancel(request_id) -> str:
+    return _line({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": request_id}})
+
+
+def test_a_call_waiting_for_its_question_is_cancelled_by_its_own_id_only():
+    # true and 1.0 equal 1 in Python, but the SDK keys its requests by the id's JSON type too.
+    for request_id, withdrawn in ((1, True), (True, False), (1.0, False), ("1", False), (2, False)):
+        server = ServerConnection(FIXTURE_SERVER)
+        for message in HANDSHAKE:
+            server.receive(_line(message))
+        (ask,) = server.receive(_line({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                       "params": {"name": "delete_file", "arguments": {"path": "p"}}}))
+        assert ask["method"] == "elicitation/create"
+        out = server.receive(_cancel(request_id))
+        assert out == ([{"jsonrpc": "2.0", "method": "notifications/cancelled",
+                         "params": {"requestId": ask["id"], "reason": "caller cancelled"}}] if withdrawn else []), request_id
+
+
+def test_a_listen_stream_is_cancelled_by_its_own_id_only():
+    for request_id, ended in ((1, True), (True, False), (1.0, False)):
+        server = ServerConnection(FIXTURE_SERVER)
+        (ack,) = server.receive(_line({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": {
+            "notifications": {"toolsListChanged": True}, **ENVELOPE}}))
+        assert ack["method"] == "notifications/subscriptions/acknowledged"
+        assert server.receive(_cancel(request_id)) == []
+        closed = [] if ended else [{"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "Connection closed"}}]
+        assert server.close() == closed, request_id  # a stream still open ends when the connection does
