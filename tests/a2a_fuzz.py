@@ -297,7 +297,8 @@ def _laid_out(rng: random.Random) -> list[dict[str, Any]]:
          "history_length": c([0, 1, 5]), "return_immediately": c([True, False])},
         {"op": "send", "text": "hello", "role": c(["ROLE_AGENT", "ROLE_UNSPECIFIED", "ROLE_USER"]),
          "reference_tasks": ["current"], "context": "last", "push_url": c(["https://o.example.com/push", ""])},
-        {"op": "send", "parts": [{"text": "summarise the notes"}, {"data": {"n": c(ODD_VALUES)}}], "stream": True},
+        {"op": "send", "parts": [{"text": "summarise the notes"}, {"data": {"n": c(ODD_VALUES)}}], "stream": True,
+         "as": "notes"},
         {"op": "list", "page_size": c([1, 5, 0, 101]), "status": c(STATES), "context": "last",
          "include_artifacts": c([True, False])},
         {"op": "list", "page_token": c(["next", "%%%", "bm8tc3VjaC10YXNr"])},
@@ -305,7 +306,7 @@ def _laid_out(rng: random.Random) -> list[dict[str, Any]]:
         {"op": "push_config", "action": "get", "id": c(["c1", ""])},
         {"op": "push_config", "action": "list", "page_size": c([0, 5])},
         {"op": "push_config", "action": "delete", "id": "c1", "task": c(["current", "unknown"])},
-        {"op": "get", "history_length": c([0, 2])}, {"op": "subscribe"}, {"op": "cancel"}, {"op": "extended_card"},
+        {"op": "get", "history_length": c([0, 2])}, {"op": "get", "task": "notes"}, {"op": "subscribe"}, {"op": "cancel"}, {"op": "extended_card"},
     ]
 
 
