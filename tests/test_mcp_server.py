@@ -115,3 +115,28 @@ def test_a_listen_stream_is_cancelled_by_its_own_id_only():
         assert server.receive(_cancel(request_id)) == []
         closed = [] if ended else [{"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "Connection closed"}}]
         assert server.close() == closed, request_id  # a stream still open ends when the connection does
+
+
+def test_an_answer_that_is_not_the_questions_result_fails_the_tool():
+    """The SDK validates the client's answer as the question's result model (ElicitResult,
+    CreateMessageResult) inside the tool: one that does not fit fails the tool, its text hidden."""
+    sampled = {"role": "assistant", "content": {"type": "text", "text": "S"}, "model": "m"}
+    cases = [("summarise", {"text": "t"}, sampled, "S"),
+             ("summarise", {"text": "t"}, {"action": "decline"}, None),
+             ("summarise", {"text": "t"}, {**sampled, "role": "system"}, None),
+             ("summarise", {"text": "t"}, {k: v for k, v in sampled.items() if k != "model"}, None),
+             ("delete_file", {"path": "p"}, {"action": "decline"}, "kept p"),
+             ("delete_file", {"path": "p"}, {"action": "maybe"}, None),
+             ("delete_file", {"path": "p"}, sampled, None)]
+    for tool, arguments, answer, text in cases:
+        server = ServerConnection(FIXTURE_SERVER)
+        for message in HANDSHAKE:
+            server.receive(_line(message))
+        (ask,) = server.receive(_line({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                       "params": {"name": tool, "arguments": arguments}}))
+        (result,) = server.receive(_line({"jsonrpc": "2.0", "id": ask["id"], "result": answer}))
+        if text is None:
+            assert result["result"] == {"content": [{"type": "text", "text": f"Error executing tool {tool}"}],
+                                        "isError": True}, answer
+        else:
+            assert result["result"]["content"][0]["text"] == text and not result["result"]["isError"], answer
