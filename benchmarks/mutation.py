@@ -144,6 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     mutmut = [str(Path(sys.executable).with_name("mutmut")), "run", "--max-children", str(args.max_children)]
     if args.run and args.sample is None:
         subprocess.run(mutmut, cwd=ROOT, check=False)
+    elif args.run and not MUTANTS.is_dir():
+        # mutmut makes every mutant (and its test map) as it runs any one: one is named to draw from them all.
+        subprocess.run(mutmut + ["agent_loop_sim.normalise.x_normalise_mcp__mutmut_1"], cwd=ROOT, check=False)
     if not MUTANTS.is_dir():
         print("mutation: no mutants/ folder: run with --run first", file=sys.stderr)
         return 2
