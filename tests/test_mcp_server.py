@@ -140,3 +140,29 @@ def test_an_answer_that_is_not_the_questions_result_fails_the_tool():
                                         "isError": True}, answer
         else:
             assert result["result"]["content"][0]["text"] == text and not result["result"]["isError"], answer
+
+
+def _listen(flags):
+    server = ServerConnection(FIXTURE_SERVER)
+    (reply,) = server.receive(_line({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen",
+                                     "params": {"notifications": flags, **ENVELOPE}}))
+    return reply
+
+
+def test_listen_flags_are_read_as_pydantics_lax_bool():
+    honored = _listen({"toolsListChanged": 1, "promptsListChanged": "off", "resourcesListChanged": 1.0})
+    assert honored["params"]["notifications"] == {"toolsListChanged": True, "resourcesListChanged": True}
+    honored = _listen({"toolsListChanged": 0, "promptsListChanged": "yes"})
+    assert honored["params"]["notifications"] == {"promptsListChanged": True}
+    for flag in (2, -1, 0.5, "maybe", [], {}):
+        refused = _listen({"toolsListChanged": flag})
+        assert refused["error"] == {"code": -32602, "message": "Invalid request parameters", "data": ""}, flag
+
+
+def test_input_responses_that_answer_another_question_fail_the_tool():
+    server = ServerConnection(FIXTURE_SERVER)
+    (reply,) = server.receive(_line({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "delete_file", "arguments": {"path": "p"}, "inputResponses": {"other": {"action": "decline"}},
+        **ENVELOPE}}))
+    assert reply["result"]["content"] == [{"type": "text", "text": "Error executing tool delete_file"}]
+    assert reply["result"]["isError"] is True and reply["result"]["resultType"] == "complete"
