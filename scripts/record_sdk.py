@@ -143,14 +143,18 @@ async def _call(client: Client, action: dict[str, Any], cancel_call: list[Any]) 
     # then sends notifications/cancelled) and never answers. The next action waits until the
     # server has withdrawn its question in turn (its own notifications/cancelled ends the
     # callback), so the order on the wire does not depend on timing.
+    # A call that fails before any question (an error reply) disarms the cancel too, or the next
+    # call's question would cancel a finished scope and never be answered.
     withdrawn = anyio.Event()
-    with anyio.CancelScope() as scope:
-        cancel_call[:] = [scope, withdrawn]
-        await client.call_tool(action["tool"], action.get("arguments"), progress_callback=progress,
-                               meta=action.get("meta"), **_seeds(action))
-    if scope.cancelled_caught:
-        await withdrawn.wait()
-    cancel_call.clear()
+    try:
+        with anyio.CancelScope() as scope:
+            cancel_call[:] = [scope, withdrawn]
+            await client.call_tool(action["tool"], action.get("arguments"), progress_callback=progress,
+                                   meta=action.get("meta"), **_seeds(action))
+        if scope.cancelled_caught:
+            await withdrawn.wait()
+    finally:
+        cancel_call.clear()
 
 
 async def _cancel_written(log: Path, request_id: str) -> None:

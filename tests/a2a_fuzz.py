@@ -23,7 +23,8 @@ Left out, because the SDK itself is not deterministic there (or the engine refus
   their random IDs. No send here leaves a task without a timestamp (every branch of the
   research agent stamps its status), so ``list`` is generated freely.
 - A page token that places a page: it holds a timestamp and a random ID (the SDK's own
-  ``nextPageToken``), so only tokens that place none are drawn.
+  ``nextPageToken``), so only tokens that place none are drawn, and no page size smaller
+  than the tasks the session may hold (the answer would carry such a token).
 - Two or more unknown envelope members in a raw body (see ``raw_sessions``).
 - A subscription that the agent would keep open with nothing for the orchestrator to wait
   for: it cannot happen with this agent (a task that can be subscribed to is parked, and the
@@ -78,6 +79,7 @@ class _Generator:
         self.labels: list[str] = []
         self.message_labels: list[str] = []
         self.fetched_card = False
+        self.sends = 0  # the most tasks the session can hold
 
     # -- pieces -------------------------------------------------------------------------------
 
@@ -149,6 +151,7 @@ class _Generator:
 
     def send(self) -> dict[str, Any]:
         rng = self.rng
+        self.sends += 1
         step: dict[str, Any] = {"op": "send"}
         plain = self.request_fields(step, "send")
         task = self.task_ref("send")
@@ -259,7 +262,8 @@ class _Generator:
         if rng.random() < 0.3:
             step["include_artifacts"] = rng.choice([True, False])
         if rng.random() < 0.3:
-            step["page_size"] = rng.choice([1, 5, 0, -1, 100, 101])
+            # A page smaller than the tasks ends in a token that places the next one (left out).
+            step["page_size"] = rng.choice([n for n in (1, 5) if n >= self.sends] + [0, -1, 100, 101])
         if rng.random() < 0.15:
             # Tokens that place no page (a token that does holds a timestamp and a random ID).
             step["page_token"] = rng.choice(["next", "%%%", "/w", "", "bm8tc3VjaC10YXNr", "e30", "eyJ0cyI6MX0"])
@@ -296,7 +300,8 @@ def _laid_out(rng: random.Random) -> list[dict[str, Any]]:
          "history_length": c([0, 1, 5]), "return_immediately": c([True, False])},
         {"op": "send", "text": "hello", "role": c(["ROLE_AGENT", "ROLE_UNSPECIFIED", "ROLE_USER"]),
          "reference_tasks": ["current"], "context": "last", "push_url": c(["https://o.example.com/push", ""])},
-        {"op": "send", "parts": [{"text": "summarise the notes"}, {"data": {"n": c(ODD_VALUES)}}], "stream": True},
+        {"op": "send", "parts": [{"text": "summarise the notes"}, {"data": {"n": c(ODD_VALUES)}}], "stream": True,
+         "as": "notes"},
         {"op": "list", "page_size": c([1, 5, 0, 101]), "status": c(STATES), "context": "last",
          "include_artifacts": c([True, False])},
         {"op": "list", "page_token": c(["next", "%%%", "bm8tc3VjaC10YXNr"])},
@@ -304,7 +309,7 @@ def _laid_out(rng: random.Random) -> list[dict[str, Any]]:
         {"op": "push_config", "action": "get", "id": c(["c1", ""])},
         {"op": "push_config", "action": "list", "page_size": c([0, 5])},
         {"op": "push_config", "action": "delete", "id": "c1", "task": c(["current", "unknown"])},
-        {"op": "get", "history_length": c([0, 2])}, {"op": "subscribe"}, {"op": "cancel"}, {"op": "extended_card"},
+        {"op": "get", "history_length": c([0, 2])}, {"op": "get", "task": "notes"}, {"op": "subscribe"}, {"op": "cancel"}, {"op": "extended_card"},
     ]
 
 

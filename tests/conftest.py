@@ -1,9 +1,11 @@
 """Shared fixtures: the checkout, and a throw-away copy of it for tests that break things."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,41 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"  # Debian's (scripts/ensure_chromium.sh)
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+#: the seed where neither the environment nor the checkout names one (a source tarball)
+FALLBACK_FUZZ_SEED = 7
+
+
+def draw_fuzz_seed(environ: dict[str, str], checkout: Path) -> tuple[int, str]:
+    """The differential tests' seed and where it came from: ``AGENT_LOOP_SIM_FUZZ_SEED`` when
+    set (to replay a run), else drawn from the commit under test, so that every commit draws
+    sessions no earlier run drew; a fixed one only where there is no commit to draw from."""
+    given = environ.get("AGENT_LOOP_SIM_FUZZ_SEED", "").strip()
+    if given:
+        return int(given), "AGENT_LOOP_SIM_FUZZ_SEED"
+    commit = ""
+    try:
+        done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=checkout, capture_output=True, text=True, timeout=30)
+        commit = done.stdout.strip() if done.returncode == 0 else ""
+    except (OSError, subprocess.TimeoutExpired):  # no git on this machine
+        pass
+    commit = commit or environ.get("GITHUB_SHA", "")  # a checkout git will not read (another owner)
+    if len(commit) >= 6 and all(c in "0123456789abcdef" for c in commit.lower()):
+        # Six hex digits: a seed short enough to type, and a million of them to draw from.
+        return int(commit[:6], 16), f"commit {commit[:12]}"
+    return FALLBACK_FUZZ_SEED, "fixed: no commit to draw from"
+
+
+@cache
+def fuzz_seed() -> tuple[int, str]:
+    """This run's seed (`draw_fuzz_seed` for this checkout), the same for every test."""
+    return draw_fuzz_seed(dict(os.environ), ROOT)
+
+
+def pytest_report_header(config):  # noqa: ANN001 - pytest's hook
+    seed, origin = fuzz_seed()
+    return f"fuzz seed: {seed} ({origin}); replay with AGENT_LOOP_SIM_FUZZ_SEED={seed}"
 
 
 def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: float = 300):
@@ -47,8 +84,18 @@ def live_vs_engine(tmp_path: Path, family: str, sessions: list[dict], jobs: int 
     live = json.loads(done.stdout)
     assert [s["name"] for s in live["sessions"]] == [s["name"] for s in sessions]
     recording = parse_recording({"family": family, "scenarios": str(path), **live}, "live")
-    produced = [engine.run_session(s) for s in scenarios.load(path).sessions]
-    return [d.render("live", "engine") for d in diff_sessions(recording.sessions, produced)]
+    loaded = scenarios.load(path).sessions
+    produced = [engine.run_session(s) for s in loaded]
+    found = [d.render("live", "engine") for d in diff_sessions(recording.sessions, produced)]
+    # The same, judged by the normal form written apart (plain_normal_form): the recorder's
+    # messages went through normalise.py, the engine's here do not, so a bug in it shows.
+    from plain_normal_form import NORMAL_FORMS
+
+    for session, recorded in zip(loaded, live["sessions"]):
+        played = [m.to_dict(n) for n, m in enumerate(engine.play(session), 1)]
+        if [json.dumps(m) for m in NORMAL_FORMS[family](played)] != [json.dumps(m) for m in recorded["messages"]]:
+            found.append(f"session {session.name!r}: the live recording is not the plain normal form of the engine's")
+    return found
 
 
 _HISTOGRAMS: list[str] = []
@@ -65,6 +112,8 @@ def op_histogram():
 def pytest_terminal_summary(terminalreporter):  # noqa: ANN001 - pytest's hook
     if _HISTOGRAMS:
         terminalreporter.section("fuzz op histograms")
+        seed, origin = fuzz_seed()
+        terminalreporter.write_line(f"seed {seed} ({origin}); replay with AGENT_LOOP_SIM_FUZZ_SEED={seed}")
         for line in _HISTOGRAMS:
             terminalreporter.write_line(line)
 

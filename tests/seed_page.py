@@ -1,12 +1,18 @@
-"""Read the sessions out of the seed page (``../shared/seed/``), for one test: the committed
-recordings must hold all of its sessions with the same messages. Nothing else reads the page."""
+"""Read the sessions out of the seed page (``../shared/seed/``, or where
+``AGENT_LOOP_SIM_SEED_PAGE`` says), for one test: the committed recordings must hold all of its
+sessions with the same messages. Where the page is not at hand, what the test needs of it is in
+``tests/data/seed_page_facts.json`` (`facts`), which the page, where it is, must still give."""
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
 from pathlib import Path
 
-SEED = Path(__file__).resolve().parent.parent.parent / "shared" / "seed" / "000_fa0fe55c568fe0da.txt"
+SEED = Path(os.environ.get("AGENT_LOOP_SIM_SEED_PAGE") or
+            Path(__file__).resolve().parent.parent.parent / "shared" / "seed" / "000_fa0fe55c568fe0da.txt")
+FACTS = Path(__file__).resolve().parent / "data" / "seed_page_facts.json"
 _HEADER = re.compile(r"^([a-z0-9_]+) \((?:([^,]+), )?(\d+) messages\): ")
 _ARROW = re.compile(r"^(\d+)\. (\w+) → (\w+)( \(SSE event\))?$")
 
@@ -73,3 +79,19 @@ def _numbered_in_sorted_order(messages: list[dict]) -> list[dict]:
         return re.sub(r"<id-\d+>", rename, value) if isinstance(value, str) else value
 
     return [walk(m) for m in messages]
+
+
+def digest(messages: list[dict]) -> str:
+    """A session's messages as one SHA-256, compared as JSON (key order and spacing do not count)."""
+    text = json.dumps(messages, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def facts(sessions: dict[str, list[dict]]) -> dict[str, dict]:
+    """{session: {"sender": who speaks first, "messages": how many, "sha256": `digest`}}."""
+    return {name: {"sender": messages[0]["from"], "messages": len(messages), "sha256": digest(messages)}
+            for name, messages in sorted(sessions.items())}
+
+
+def checked_in_facts() -> dict[str, dict]:
+    return json.loads(FACTS.read_text(encoding="utf-8"))["sessions"]

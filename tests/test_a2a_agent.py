@@ -92,3 +92,34 @@ def test_a_reused_message_id_is_not_added_to_the_history_again():
     task = _send(agent, "summarise the meeting").body["result"]["task"]
     done = _send(agent, "Tuesday", task=task["id"], context=task["contextId"]).body["result"]["task"]
     assert [m["messageId"] for m in done["history"]] == ["m1", task["status"]["message"]["messageId"]]
+
+
+def _post_raw(agent: Agent, raw: str):
+    return agent.handle(HttpRequest("POST", RPC, [("A2A-Version", "1.0")], raw=raw))
+
+
+def test_null_params_are_invalid_params_for_every_method_it_has():
+    # protobuf's ParseDict iterates the params' names: null is not iterable (fuzz seed 1).
+    for method in ("SendMessage", "GetTask", "ListTasks", "GetExtendedAgentCard"):
+        answer = _post_raw(_agent(), f'{{"jsonrpc": "2.0", "id": 3, "method": "{method}", "params": null}}')
+        error = answer.body["error"]
+        assert (error["code"], error["message"], answer.body["id"]) == (-32602, "Invalid params", 3)
+        assert error["data"][0]["metadata"] == {"parseError": "'NoneType' object is not iterable"}
+
+
+def test_null_params_come_after_the_method_is_looked_up():
+    answer = _post_raw(_agent(), '{"jsonrpc": "2.0", "id": 4, "method": "tasks/get", "params": null}')
+    assert answer.body["error"] == {"code": -32601, "message": "Method not found"}
+    answer = _post_raw(_agent(), '{"jsonrpc": "2.0", "method": "GetTask", "params": null}')
+    assert answer.body["id"] is None and answer.body["error"]["code"] == -32602
+
+
+def test_a_page_holds_1_to_100_tasks():
+    def listed(size):
+        return _post(_agent(), "ListTasks", {"pageSize": size}).body
+
+    for size in (1, 100):
+        assert listed(size)["result"]["pageSize"] == size
+    for size, problem in ((0, "minimum page size is 1"), (101, "maximum page size is 100")):
+        error = listed(size)["error"]
+        assert (error["code"], error["message"]) == (-32602, problem)

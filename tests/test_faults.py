@@ -649,9 +649,19 @@ def test_the_fault_checks_can_fail(sandbox: Path, tmp_path: Path):
     assert one_line_error(subprocess.CompletedProcess([], 1, "", "TypeError: unhashable type: 'list'\n"), 2)
 
 
-def test_count(capsys):
-    """Printed last: how many fault cases ran and were answered as they should be."""
+#: the tests of this module that try no fault case of their own
+NOT_A_CASE = {"test_a_group_of_zombies_has_ended", "test_the_fault_checks_can_fail", "test_count"}
+
+
+def test_count(request, capsys):
+    """Run last: every fault case this run selected was answered as it should be, each once, and
+    there are no more of them than counted (a new case is counted in ``total``)."""
     total = len(CASES) + len(OTHER_CASES) + len(TAMPER) + 15
+    selected = [item for item in request.session.items
+                if item.path == request.node.path and item.originalname not in NOT_A_CASE]
     with capsys.disabled():
         print(f"\nfault injection: {len(TRIED)} of {total} cases answered as they should "
               f"(one line, the right exit status, nothing left behind)")
+    assert len(set(TRIED)) == len(TRIED), "a case was counted twice"
+    assert len(TRIED) == len(selected), f"{len(selected) - len(TRIED)} of the cases run were not answered as they should"
+    assert len(selected) <= total, f"{len(selected)} cases, {total} counted: count the new ones in total"

@@ -61,3 +61,38 @@ def test_scripted_answers_go_out_in_the_sdks_key_order():
     answers = Answers(sampling=[{"model": "m", "content": {"text": "hi", "type": "text"}, "role": "assistant"}])
     assert list(answers.answer("sampling/createMessage")) == ["role", "content", "model"]
     assert answers.sampling == []
+
+
+def _calling(actions, **answers) -> ClientModel:
+    """A handshake-era client past its handshake, with the call of ``actions`` just sent."""
+    client = _client("legacy", actions, **answers)
+    (init,) = client.start()
+    initialized, call = client.receive({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "2025-11-25"}})
+    assert call["method"] == "tools/call"
+    return client
+
+
+CANCELLED_CALL = [{"op": "call", "tool": "delete_file", "arguments": {"path": "p"}, "cancel": True}]
+ELICIT = {"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": {"message": "Delete p?"}}
+SAMPLE = {"jsonrpc": "2.0", "id": 1, "method": "sampling/createMessage", "params": {}}
+SAMPLED = {"role": "assistant", "content": {"type": "text", "text": "S"}, "model": "m"}
+
+
+def test_a_call_to_cancel_is_cancelled_at_a_question_it_has_a_callback_for():
+    client = _calling(CANCELLED_CALL, elicitation=[{"action": "accept", "content": {"confirm": True}}])
+    (cancelled,) = client.receive(ELICIT)
+    assert cancelled["method"] == "notifications/cancelled"
+    assert cancelled["params"] == {"requestId": 2, "reason": "caller cancelled"}
+
+
+def test_a_call_to_cancel_refuses_a_question_it_has_no_callback_for():
+    # The cancel lives in the callback: without one, the SDK's default refusal answers instead.
+    client = _calling(CANCELLED_CALL, sampling=[SAMPLED])
+    (refused,) = client.receive(ELICIT)
+    assert refused == {"jsonrpc": "2.0", "id": 1, "error": {"code": -32600, "message": "Elicitation not supported"}}
+
+
+def test_a_call_not_to_cancel_answers_its_question():
+    client = _calling([{"op": "call", "tool": "summarise", "arguments": {"text": "t"}}], sampling=[SAMPLED])
+    (answer,) = client.receive(SAMPLE)
+    assert answer["id"] == 1 and answer["result"]["model"] == "m"

@@ -1,18 +1,19 @@
 """Differential tests: random sessions the engine has never seen, recorded live from the SDK.
 
-The seeds are fixed so a failure can be replayed; ``AGENT_LOOP_SIM_FUZZ_SEED`` picks others.
+The seed moves with the commit (``conftest.fuzz_seed``: each commit draws sessions no earlier run
+drew); pytest prints it, and ``AGENT_LOOP_SIM_FUZZ_SEED`` sets it to replay a run. Sessions a
+seed found the engine wrong on are kept in ``tests/regressions/`` (``test_regressions.py``).
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from conftest import live_vs_engine
+from conftest import fuzz_seed, live_vs_engine
 from mcp_fuzz import EXPECTED, client_sessions, histogram, raw_sessions
 
-SEED = int(os.environ.get("AGENT_LOOP_SIM_FUZZ_SEED", "7"))
+SEED = fuzz_seed()[0]
 
 
 @pytest.mark.parametrize("kind", ["raw", "client"])

@@ -81,3 +81,88 @@ def test_a_listen_stream_is_acknowledged_then_ended_when_the_client_closes():
     assert ack["params"]["notifications"] == {"toolsListChanged": True}
     assert server.close() == [{"jsonrpc": "2.0", "id": 7, "error": {"code": -32000, "message": "Connection closed"}}]
     assert server.close() == []
+
+
+HANDSHAKE = [{"jsonrpc": "2.0", "id": "i", "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}}, "clientInfo": {"name": "c", "version": "1"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+
+
+def _cancel(request_id) -> str:
+    return _line({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": request_id}})
+
+
+def test_a_call_waiting_for_its_question_is_cancelled_by_its_own_id_only():
+    # true and 1.0 equal 1 in Python, but the SDK keys its requests by the id's JSON type too.
+    for request_id, withdrawn in ((1, True), (True, False), (1.0, False), ("1", False), (2, False)):
+        server = ServerConnection(FIXTURE_SERVER)
+        for message in HANDSHAKE:
+            server.receive(_line(message))
+        (ask,) = server.receive(_line({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                       "params": {"name": "delete_file", "arguments": {"path": "p"}}}))
+        assert ask["method"] == "elicitation/create"
+        out = server.receive(_cancel(request_id))
+        assert out == ([{"jsonrpc": "2.0", "method": "notifications/cancelled",
+                         "params": {"requestId": ask["id"], "reason": "caller cancelled"}}] if withdrawn else []), request_id
+
+
+def test_a_listen_stream_is_cancelled_by_its_own_id_only():
+    for request_id, ended in ((1, True), (True, False), (1.0, False)):
+        server = ServerConnection(FIXTURE_SERVER)
+        (ack,) = server.receive(_line({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": {
+            "notifications": {"toolsListChanged": True}, **ENVELOPE}}))
+        assert ack["method"] == "notifications/subscriptions/acknowledged"
+        assert server.receive(_cancel(request_id)) == []
+        closed = [] if ended else [{"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "Connection closed"}}]
+        assert server.close() == closed, request_id  # a stream still open ends when the connection does
+
+
+def test_an_answer_that_is_not_the_questions_result_fails_the_tool():
+    """The SDK validates the client's answer as the question's result model (ElicitResult,
+    CreateMessageResult) inside the tool: one that does not fit fails the tool, its text hidden."""
+    sampled = {"role": "assistant", "content": {"type": "text", "text": "S"}, "model": "m"}
+    cases = [("summarise", {"text": "t"}, sampled, "S"),
+             ("summarise", {"text": "t"}, {"action": "decline"}, None),
+             ("summarise", {"text": "t"}, {**sampled, "role": "system"}, None),
+             ("summarise", {"text": "t"}, {k: v for k, v in sampled.items() if k != "model"}, None),
+             ("delete_file", {"path": "p"}, {"action": "decline"}, "kept p"),
+             ("delete_file", {"path": "p"}, {"action": "maybe"}, None),
+             ("delete_file", {"path": "p"}, sampled, None)]
+    for tool, arguments, answer, text in cases:
+        server = ServerConnection(FIXTURE_SERVER)
+        for message in HANDSHAKE:
+            server.receive(_line(message))
+        (ask,) = server.receive(_line({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                       "params": {"name": tool, "arguments": arguments}}))
+        (result,) = server.receive(_line({"jsonrpc": "2.0", "id": ask["id"], "result": answer}))
+        if text is None:
+            assert result["result"] == {"content": [{"type": "text", "text": f"Error executing tool {tool}"}],
+                                        "isError": True}, answer
+        else:
+            assert result["result"]["content"][0]["text"] == text and not result["result"]["isError"], answer
+
+
+def _listen(flags):
+    server = ServerConnection(FIXTURE_SERVER)
+    (reply,) = server.receive(_line({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen",
+                                     "params": {"notifications": flags, **ENVELOPE}}))
+    return reply
+
+
+def test_listen_flags_are_read_as_pydantics_lax_bool():
+    honored = _listen({"toolsListChanged": 1, "promptsListChanged": "off", "resourcesListChanged": 1.0})
+    assert honored["params"]["notifications"] == {"toolsListChanged": True, "resourcesListChanged": True}
+    honored = _listen({"toolsListChanged": 0, "promptsListChanged": "yes"})
+    assert honored["params"]["notifications"] == {"promptsListChanged": True}
+    for flag in (2, -1, 0.5, "maybe", [], {}):
+        refused = _listen({"toolsListChanged": flag})
+        assert refused["error"] == {"code": -32602, "message": "Invalid request parameters", "data": ""}, flag
+
+
+def test_input_responses_that_answer_another_question_fail_the_tool():
+    server = ServerConnection(FIXTURE_SERVER)
+    (reply,) = server.receive(_line({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "delete_file", "arguments": {"path": "p"}, "inputResponses": {"other": {"action": "decline"}},
+        **ENVELOPE}}))
+    assert reply["result"]["content"] == [{"type": "text", "text": "Error executing tool delete_file"}]
+    assert reply["result"]["isError"] is True and reply["result"]["resultType"] == "complete"

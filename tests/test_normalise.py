@@ -1,13 +1,14 @@
 from __future__ import annotations
 
 import copy
+import json
 import re
 from typing import Any
 
 import pytest
 
 from agent_loop_sim import engine
-from agent_loop_sim.normalise import TIMESTAMP, UNORDERED, UUID, normalise_a2a, normalise_mcp
+from agent_loop_sim.normalise import normalise_a2a, normalise_mcp
 from agent_loop_sim.project import Project
 from agent_loop_sim.protocols import FAMILIES
 from agent_loop_sim.transcript import Message
@@ -72,17 +73,24 @@ def test_a2a_keys_keep_their_order_except_below_metadata_and_data():
 # changes nothing but what it declares: MCP request ids (in place), A2A UUIDs and timestamps in
 # strings, and the key order below `metadata`/`data`.
 
+# What the A2A form may change, written out here rather than taken from the module (a test that
+# borrowed its patterns would agree with any change made to them).
+UNSORTED_BELOW = {"metadata", "data"}
+A_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
+A_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)?")
+
+
 def _masked(value: Any, below_unordered: bool = False) -> Any:
     """``value`` with what the A2A form may change masked: UUIDs and timestamps in strings, and
     key order below metadata/data (as sorted pairs; elsewhere the pairs stay in their order)."""
     if isinstance(value, dict):
-        pairs = [(k, _masked(v, below_unordered or k in UNORDERED)) for k, v in value.items()]
+        pairs = [(k, _masked(v, below_unordered or k in UNSORTED_BELOW)) for k, v in value.items()]
         return ("{}", sorted(pairs) if below_unordered else pairs)
     if isinstance(value, list):
         return [_masked(v, below_unordered) for v in value]
     if isinstance(value, str):
-        return "<time>" if TIMESTAMP.match(value) or value == "<time>" else \
-            re.sub(r"<id-\d+>", "<id>", UUID.sub("<id>", value))
+        return "<time>" if A_TIME.fullmatch(value) or value == "<time>" else \
+            re.sub(r"<id-\d+>", "<id>", A_UUID.sub("<id>", value))
     return value
 
 
@@ -159,3 +167,30 @@ def test_an_mcp_id_is_renamed_alike_alone_and_in_a_batch():
         batched = normalise_mcp([Message(s, "server" if s == "client" else "client", json=[copy.deepcopy(j)]) for s, j in log])
         assert [[m.json] for m in alone] == [m.json for m in batched], log
         assert [type(m.json["id"]) for m in alone] == [type(m.json[0]["id"]) for m in batched]
+
+
+def test_which_strings_are_ids_and_times_written_out():
+    """Strings one at a time, each with its normal form written out."""
+    cases = {
+        "0c789eab-44eb-4154-8de8-bfee2d00e741": "<id-1>",
+        "0C789EAB-44EB-4154-8DE8-BFEE2D00E741": "<id-1>",  # the same id, in capitals
+        "task-0c789eab-44eb-4154-8de8-bfee2d00e741/x": "task-<id-1>/x",
+        "0c789eab-44eb-4154-8de8-bfee2d00e74": "0c789eab-44eb-4154-8de8-bfee2d00e74",  # one digit short
+        "2026-12-02T10:00:00Z": "<time>",
+        "2026-12-02T10:00:00.5+01:00": "<time>",
+        "2026-12-02T10:00:00": "<time>",
+        "2026-12-02": "2026-12-02",
+        "at 2026-12-02T10:00:00Z": "at 2026-12-02T10:00:00Z",  # a time inside a sentence stays
+        "x-y": "x-y",
+    }
+    log = [Message("agent", "orchestrator", json={"s": text}) for text in cases]
+    assert [m.json["s"] for m in normalise_a2a(log)] == list(cases.values())
+
+
+def test_keys_sorted_below_metadata_and_data_only_written_out():
+    (m,) = normalise_a2a([Message("agent", "orchestrator", json={
+        "b": {"z": 1, "a": 2}, "metadata": {"z": 1, "a": {"y": 1, "b": 2}}, "data": [{"z": 1, "a": 2}],
+        "error": {"data": [{"reason": "r", "metadata": {"k": 1, "c": 2}, "domain": "d"}]}})])
+    assert json.dumps(m.json) == json.dumps({
+        "b": {"z": 1, "a": 2}, "metadata": {"a": {"b": 2, "y": 1}, "z": 1}, "data": [{"a": 2, "z": 1}],
+        "error": {"data": [{"domain": "d", "metadata": {"c": 2, "k": 1}, "reason": "r"}]}})

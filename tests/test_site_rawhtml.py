@@ -153,6 +153,6 @@ def test_a_broken_link_in_a_table_is_found(site, tmp_path):
     releases = copy / "mcp" / "releases" / "index.html"
     text = releases.read_text()
     anchor = re.search(r'<td data-label="Cause"><a href="#(change-[^"]+)"', text)
-    if anchor:  # a cause's link to its change, on the same page
-        releases.write_text(text.replace(anchor.group(0), '<td data-label="Cause"><a href="#change-no-such"', 1))
-        assert broken_links(copy, "mcp/releases/index.html") == ["#change-no-such"]
+    assert anchor, "the releases page links a cause to its change, on the same page"
+    releases.write_text(text.replace(anchor.group(0), '<td data-label="Cause"><a href="#change-no-such"', 1))
+    assert broken_links(copy, "mcp/releases/index.html") == ["#change-no-such"]

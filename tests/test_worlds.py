@@ -8,7 +8,6 @@ and random worlds drawn from a seed, recorded live and compared (`world_fuzz`).
 from __future__ import annotations
 
 import json
-import os
 import random
 import shutil
 import subprocess
@@ -24,7 +23,7 @@ from agent_loop_sim.protocols.mcp.definition import ArgumentsRejected
 from agent_loop_sim.protocols.mcp.fixture import FIXTURE_WORLD
 from agent_loop_sim.protocols.mcp.world import read_world
 from agent_loop_sim.verify import invalid_arguments, valid_arguments
-from conftest import ROOT
+from conftest import ROOT, fuzz_seed
 import world_fuzz  # noqa: E402  (tests/ is on the path, as conftest)
 
 sys.path.insert(0, str(ROOT / "conformance"))
@@ -157,7 +156,7 @@ def test_verify_sees_an_engine_that_answers_wrongly(tmp_path: Path):
         in done.stdout, done.stdout
 
 
-WORLD_FUZZ_SEED = int(os.environ.get("AGENT_LOOP_SIM_FUZZ_SEED", "7"))
+WORLD_FUZZ_SEED = fuzz_seed()[0]  # (drawn from the commit, printed; AGENT_LOOP_SIM_FUZZ_SEED replays one)
 WORLD_FUZZ_COUNT = 4
 
 

@@ -143,6 +143,9 @@ def read(request: HttpRequest, methods: dict[str, str],
     params = body.get("params", {})
     if isinstance(params, list):
         params = _array_params(params, methods[method], request_id)
+    elif params is None:  # protobuf's ParseDict iterates the params as a mapping's names
+        problem = f"'{type(params).__name__}' object is not iterable"
+        raise Refused(request_id, A2AError("InvalidParamsError", data={"parseError": problem}))
     if not isinstance(params, dict):
         raise NotModelled("params that are neither an object nor an array")
     try:

@@ -65,6 +65,7 @@ class _SuspendedCall:
     run: Generator[Any, Any, Any]
     progress_token: int | str | None
     log_levels: frozenset[str] = frozenset()  #: the levels its log messages may be sent at
+    question: Any = None  # the question asked (AskUser / AskModel), whose answer is awaited
 
 
 @dataclass(slots=True)  # (slots: its fields are read and set for every message)
@@ -315,6 +316,7 @@ class ServerConnection:
             method, params = wire_2025_11_25.server_request(question)
             if EMPTY_META_OMITTED not in self.rules:
                 params = {**params, "_meta": {}}
+            call.question = question
             self._suspended[request_id] = call
             out.append(jsonrpc.request(request_id, method, params))
         return out
@@ -350,6 +352,10 @@ class ServerConnection:
             error = message.error
             return [jsonrpc.error(call.request_id, ProtocolError(error["code"], error["message"],
                                                                  copy_json(error.get("data")), has_data="data" in error))]
+        if not wire_2025_11_25.answer_fits(call.question, message.result):
+            call.run.close()  # the SDK's validation fails inside the tool: its text is hidden
+            return [self._tool_result(call.request_id, wire_2025_11_25,
+                                      _error_result(f"Error executing tool {call.tool}"))]
         return self._drive(call, message.result)
 
     def _on_notification(self, message: Notification) -> Outgoing:

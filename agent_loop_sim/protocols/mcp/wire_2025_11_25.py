@@ -72,6 +72,27 @@ def server_request(effect: AskUser | AskModel) -> tuple[str, dict[str, Any]]:
     }
 
 
+#: what the SDK's result model of each question (ElicitResult, CreateMessageResult) requires of
+#: the client's answer: each required member, with its allowed values where they are a few literals
+#: (None: any value of the type given)
+ANSWER_MODELS: dict[type, dict[str, tuple[type, tuple[str, ...] | None]]] = {
+    AskUser: {"action": (str, ("accept", "decline", "cancel"))},
+    AskModel: {"role": (str, ("user", "assistant")), "content": (dict, None), "model": (str, None)},
+}
+
+
+def answer_fits(effect: AskUser | AskModel, answer: Any) -> bool:
+    """Whether the client's answer validates as the question's result: one that does not raises
+    inside the tool, as the SDK's ``elicit_form``/``create_message`` do."""
+    if type(answer) is not dict:
+        return False
+    for member, (kind, allowed) in ANSWER_MODELS[type(effect)].items():
+        value = answer.get(member)
+        if type(value) is not kind or (allowed is not None and value not in allowed):
+            return False
+    return True
+
+
 def crash_error(message: str) -> ProtocolError:
     """A handler's ordinary exception: the stream dispatcher keeps code 0 (v1 compatibility) and the text."""
     return ProtocolError(0, message)

@@ -1,0 +1,97 @@
+"""A second normal form, written apart from ``agent_loop_sim/normalise.py`` to judge it.
+
+Deliberately plain: no caches, no in-place edits, no import from the package; the rules are
+read from the project's description of the normal form (README, the module's docstring), not
+from its code. Messages are plain dicts ``{"from", "to", "json" | "raw", ...}``; new ones are
+returned, the given ones are left alone.
+
+MCP: a request (an object with ``method`` and an id that is a JSON integer or string) is named
+``c1, c2, ...`` when the client sent it and ``s1, ...`` when the server did, by the first time
+its sender used that id; a response (no ``method``) takes the name its id has among the requests
+of the other side, or keeps its id. Nothing else changes (batch items are messages too).
+
+A2A: a timestamp string becomes ``<time>``; each UUID inside any string becomes ``<id-N>``,
+numbered by first appearance in the session (letters' case ignored); below a ``metadata`` or
+``data`` member, every object's keys are sorted (and walked in that order); elsewhere they keep
+their order. The HTTP envelope and raw posts are not touched.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+# Written here from the formats' definitions: RFC 4122's 8-4-4-4-12 hex groups, and an ISO 8601
+# date-time with optional fraction and offset.
+HEX = "[0-9a-fA-F]"
+A_UUID = re.compile(f"{HEX}{{8}}-{HEX}{{4}}-{HEX}{{4}}-{HEX}{{4}}-{HEX}{{12}}")
+A_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:?[0-9]{2})?")
+SORTED_BELOW = ("metadata", "data")
+
+
+def mcp(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    named = {"client": {}, "server": {}}  # sender -> {id as (type, value): name}
+    prefix = {"client": "c", "server": "s"}
+
+    def one(obj: Any, sender: str, other: str) -> Any:
+        if not isinstance(obj, dict) or "id" not in obj:
+            return obj
+        rid = obj["id"]
+        if isinstance(rid, bool) or not isinstance(rid, (int, str)):
+            return obj  # not a JSON-RPC request id
+        key = (type(rid).__name__, rid)  # 1 and "1" are two ids
+        out = dict(obj)
+        if "method" in obj:
+            mine = named[sender]
+            if key not in mine:
+                mine[key] = prefix[sender] + str(len(mine) + 1)
+            out["id"] = mine[key]
+        elif key in named[other]:
+            out["id"] = named[other][key]
+        return out
+
+    result = []
+    for m in messages:
+        m = copy.deepcopy(m)
+        if "json" in m:
+            other = "server" if m["from"] == "client" else "client"
+            body = m["json"]
+            if isinstance(body, list):
+                m["json"] = [one(item, m["from"], other) for item in body]
+            else:
+                m["json"] = one(body, m["from"], other)
+        result.append(m)
+    return result
+
+
+def a2a(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    ids: dict[str, str] = {}
+
+    def name(match: re.Match) -> str:
+        found = match.group(0).lower()
+        if found not in ids:
+            ids[found] = "<id-" + str(len(ids) + 1) + ">"
+        return ids[found]
+
+    def walk(value: Any, sort: bool) -> Any:
+        if isinstance(value, dict):
+            keys = sorted(value) if sort else list(value)
+            return {k: walk(value[k], sort or k in SORTED_BELOW) for k in keys}
+        if isinstance(value, list):
+            return [walk(v, sort) for v in value]
+        if isinstance(value, str):
+            if A_TIME.fullmatch(value):
+                return "<time>"
+            return A_UUID.sub(name, value)
+        return value
+
+    result = []
+    for m in messages:
+        m = copy.deepcopy(m)
+        if "json" in m:
+            m["json"] = walk(m["json"], False)
+        result.append(m)
+    return result
+
+
+NORMAL_FORMS = {"mcp": mcp, "a2a": a2a}
