@@ -48,6 +48,10 @@ from .sources import (FORMAT_PAGE, SERVERS_PAGE, reference_modules, reference_pa
 REPORT_FILE = "conformance.json"
 BADGE_FILE = "badge.svg"
 REFERENCE_INDEX = "reference/index.md"
+#: the hand-written pages (``docs/guide/``), in the order they are read
+GUIDE_PAGES = [{"How it is checked": "guide/how-it-is-checked.md"}, {"Commands": "guide/commands.md"},
+               {"The engine in the browser": "guide/browser.md"}, {"The A2A TCK": "guide/tck.md"},
+               {"Performance": "guide/performance.md"}, {"How the tests are tested": "guide/tests.md"}]
 SHOWN_PROBLEMS = 60
 
 
@@ -234,6 +238,7 @@ def _reference(project: Project, families: list[str], files: list[ScenarioFile])
     for module in modules:
         pages[reference_page(module)] = render_reference(module)
     nav = {"Reference": [
+        {"Guide": GUIDE_PAGES},
         {"Fixture servers": SERVERS_PAGE},
         {"World files": [WORLDS_INDEX] + [{p.removeprefix("worlds/").removesuffix(".md"): p}
                                           for p in world_pages if p != WORLDS_INDEX]},
