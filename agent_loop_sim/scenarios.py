@@ -102,7 +102,7 @@ def parse_session(raw: Any, index: int, source: str) -> Session:
 def check_recording_name(name: str, source: str) -> None:
     """The ``recording`` field is a file name in ``recordings/``, never a path."""
     if not is_recording_name(name):
-        raise InputError(f"the recording is a file name in recordings/ such as \"sdk_exchanges.json\" (letters, "
+        raise InputError(f"the recording is a file name in recordings/ such as \"my_sessions.json\" (letters, "
                          f"digits, '_', '-', '.', ending in .json, no folder, at most {MAX_NAME} characters), "
                          f"not {name!r}",
                          file=source, path="$.recording")

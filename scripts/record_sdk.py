@@ -39,12 +39,13 @@ sys.path.insert(0, str(ROOT))
 from agent_loop_sim import scenarios  # noqa: E402
 from agent_loop_sim.errors import RecorderError  # noqa: E402
 from agent_loop_sim.processes import abstract_socket_name, unix_address  # noqa: E402
-from agent_loop_sim.protocols import FAMILIES  # noqa: E402
 from agent_loop_sim.normalise import normalise_mcp  # noqa: E402
 from recorder_cli import innermost, recorder_main  # noqa: E402
 import mcp_fork_server  # noqa: E402  (imports the fixture server, the SDK's server side, once)
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 
+#: How these recordings reach the SDK, as their header says (the checker holds it to the family's).
+TRANSPORT = "stdio"
 TEE = ROOT / "scripts" / "stdio_tee.py"
 CONNECT = ROOT / "scripts" / "stdio_connect.py"
 CLIENT_INFO = types.Implementation(name="fixture-client", version="1.0.0")
@@ -401,7 +402,7 @@ def record(sessions: list[scenarios.Session], timeout: float, jobs: int) -> list
 
 
 def main(argv: list[str] | None = None) -> int:
-    return recorder_main(prog="record_sdk", family="mcp", package="mcp", transport=FAMILIES["mcp"].transport,
+    return recorder_main(prog="record_sdk", family="mcp", package="mcp", transport=TRANSPORT,
                          record=record,
                          description=__doc__.split("\n\n")[0], argv=argv)
 
