@@ -35,7 +35,7 @@ from . import engine, swap
 from .check import RecordingResult, Report, build_report, every_release, live_differences, release_report
 from .errors import EngineFailure, InputError, RecorderError, one_line, printable
 from .jsonio import check_output, remove_stale_temps, write_output
-from .limits import LIMITS
+from .limits import LIMITS, at_least_one
 from .project import Project
 from .protocols import FAMILIES
 from .recording import Recording, load_recording
@@ -246,16 +246,6 @@ def cmd_export(project: Project, args: argparse.Namespace) -> int:
     return status
 
 
-def _at_least_one(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
-    return value
-
-
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -328,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
                             "the limit and how to raise it.")
     parser.add_argument("--root", default=".", help="the checkout (default: the current folder)")
     for limit in LIMITS:
-        parser.add_argument(limit.flag, type=_at_least_one, metavar="N", help=limit.help())
+        parser.add_argument(limit.flag, type=at_least_one, metavar="N", help=limit.help())
     verbs = parser.add_subparsers(dest="verb", required=True, parser_class=_Parser)
     run = verbs.add_parser("run", help="print the engine's transcripts as JSON")
     run.add_argument("scenarios")
@@ -342,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     record.add_argument("--check", action="store_true", help="compare with the committed files, write nothing")
     record.add_argument("--release", help="only this SDK release (default: every release the model speaks)")
     record.add_argument("--timeout", type=_seconds, default=20.0, help="seconds per session (above 0)")
-    record.add_argument("--jobs", type=_at_least_one, default=4, help="sessions recorded at once (at least 1)")
+    record.add_argument("--jobs", type=at_least_one, default=4, help="sessions recorded at once (at least 1)")
     record.add_argument("--against", choices=("sdk", "engine"), default="sdk",
                         help="engine: the swap test, the simulated peers and the engine's MCP client in the SDK's "
                              "place (with --check)")
@@ -364,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("world", help="an MCP world file (see the World files page)")
     verify.add_argument("scenarios", nargs="*", help="scenario files to play (default: a tour made from the world)")
     verify.add_argument("--timeout", type=_seconds, default=20.0, help="seconds per session (above 0)")
-    verify.add_argument("--jobs", type=_at_least_one, default=4, help="sessions recorded at once (at least 1)")
+    verify.add_argument("--jobs", type=at_least_one, default=4, help="sessions recorded at once (at least 1)")
     args = parser.parse_args(argv)
     for limit in LIMITS:  # in the environment, so that the recorders (other processes) obey them too
         value = getattr(args, limit.flag[2:].replace("-", "_"))

@@ -9,6 +9,7 @@ the deepest file nests 15 levels, the longest scenario file has 130 sessions).
 """
 from __future__ import annotations
 
+import argparse
 import os
 from dataclasses import dataclass
 
@@ -49,3 +50,14 @@ DEPTH = Limit("nesting depth", "AGENT_LOOP_SIM_MAX_DEPTH", "--max-depth", 64, " 
 SESSIONS = Limit("session count", "AGENT_LOOP_SIM_MAX_SESSIONS", "--max-sessions", 1000, " sessions per file")
 
 LIMITS = (FILE_BYTES, DEPTH, SESSIONS)
+
+
+def at_least_one(text: str) -> int:
+    """A command-line count (``type=`` of argparse): a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return value

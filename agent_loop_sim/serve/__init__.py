@@ -10,6 +10,7 @@ import argparse
 import os
 
 # serve a2a's memory bounds (see `a2a_http`).
+from ..limits import at_least_one
 from .limits import DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_TASKS
 
 
@@ -20,16 +21,6 @@ def _port(text: str) -> int:
         value = -1
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535; 0: any free port)")
-    return value
-
-
-def _at_least_one(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
     return value
 
 
@@ -46,10 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--recorded-url", action="store_true",
                         help="a2a: the card names the URL its world gives (https://research.example.com/a2a), as "
                              "the recordings do, instead of the address served")
-    parser.add_argument("--max-body-bytes", type=_at_least_one, default=DEFAULT_MAX_BODY_BYTES, metavar="N",
+    parser.add_argument("--max-body-bytes", type=at_least_one, default=DEFAULT_MAX_BODY_BYTES, metavar="N",
                         help="a2a: a request body over N bytes is refused with 413 before it is parsed "
                              f"(default {DEFAULT_MAX_BODY_BYTES:,}, 10 MiB)")
-    parser.add_argument("--max-tasks", type=_at_least_one, default=DEFAULT_MAX_TASKS, metavar="N",
+    parser.add_argument("--max-tasks", type=at_least_one, default=DEFAULT_MAX_TASKS, metavar="N",
                         help=f"a2a: the task store keeps the newest N tasks (default {DEFAULT_MAX_TASKS:,})")
     parser.add_argument("--harness", choices=("per_request",), default=None,
                         help="a2a: answer as the SDK's agent run with an event loop per request (the seed page's "
