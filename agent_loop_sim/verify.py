@@ -1,11 +1,13 @@
 """``agent-loop-sim verify WORLD [SCENARIOS]``: the simulation of a user's own world, proven live.
 
-The SDK's server is built from the world file (``conformance/mcp_world.py``) and recorded live
-against the user's scenarios, or against a tour made from the world (`tour`): every era and
-mode, every listing, each tool with valid arguments and with the invalid ones its types invite,
-every resource, every prompt with and without its optional arguments, completion. The engine
-plays the same sessions against its reading of the same file, and every difference is printed
-with its session, message, JSON path and both values.
+The SDK's server or agent is built from the world file (``conformance/mcp_world.py``,
+``conformance/a2a_world.py``) and recorded live against the user's scenarios, or against a tour
+made from the world: for an MCP server (`tour`) every era and mode, every listing, each tool
+with valid arguments and with the invalid ones its types invite, every resource and template,
+every prompt with and without its optional arguments, completion; for an A2A agent
+(`agent_tour`) every rule, blocking and streamed, with follow-ups, a cancel, a subscription and a
+listing. The engine plays the same sessions against its reading of the same file, and every
+difference is printed with its session, message, JSON path and both values.
 """
 from __future__ import annotations
 
@@ -15,8 +17,17 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from dataclasses import replace
+
+from .check import default_engine, live_differences
+from .errors import InputError
+from .jsonio import load_json
+from .live import record_live
+from .project import Project
 from .protocols.mcp.annotations import Kind, Param
 from .protocols.mcp.definition import ServerDefinition, Tool
+from .recording import Recording
+from .scenarios import ScenarioFile, load, read_world_file
 
 MODES = ("legacy", "2026-07-28", "auto")
 _SAMPLE = {"integer": 3, "number": 2.5, "string": "text", "boolean": True, "null": None}
@@ -204,9 +215,6 @@ def _slug(name: str) -> str:
 
 def family_of(world_path: str) -> str:
     """The family a world file is of, by its ``kind`` (one line and exit 2 for anything else)."""
-    from .errors import InputError
-    from .jsonio import load_json
-
     raw = load_json(world_path)
     kind = raw.get("kind") if isinstance(raw, dict) else None
     family = {"mcp-server": "mcp", "a2a-agent": "a2a"}.get(kind) if isinstance(kind, str) else None
@@ -218,8 +226,6 @@ def family_of(world_path: str) -> str:
 
 def world_tour(world_path: str) -> list[dict[str, Any]]:
     """The tour of the world at ``world_path`` (after reading it as the engine does)."""
-    from .scenarios import read_world_file
-
     family = family_of(world_path)
     read = read_world_file(family, world_path)
     world = json.loads(Path(world_path).read_text(encoding="utf-8"))
@@ -234,30 +240,20 @@ def tour_file(world_path: str, folder: str) -> str:
     return str(path)
 
 
-def verify(project: Any, world_path: str, scenario_paths: list[str], timeout: float, jobs: int) -> int:
-    """Record the SDK's server built from the world live, play the engine, print the verdict."""
-    from .check import default_engine, live_differences
-    from .live import record_live
-    from .recording import Recording
-    from .errors import InputError
-    from .scenarios import load, read_world_file
-    from .transcript import Transcript
-
+def verify(project: Project, world_path: str, scenario_paths: list[str], timeout: float, jobs: int) -> int:
+    """Record the SDK's server or agent built from the world live, play the engine, print the verdict."""
     family = family_of(world_path)
-    read_world_file(family, world_path)  # a bad world is one line before anything is recorded
+    world = read_world_file(family, world_path)  # a bad world is one line before anything is recorded
     with tempfile.TemporaryDirectory(prefix="agent-loop-sim-verify-") as folder:
-        paths = scenario_paths or [tour_file(world_path, folder)]
         failed = 0
-        for path in paths:
+        for path in scenario_paths or [tour_file(world_path, folder)]:
             file = load(path)
             if file.family != family:
                 raise InputError(f"its sessions are {file.family} sessions, and the world is of {family}", file=path)
-            file = _with_world(file, world_path)
+            file = _with_world(file, world_path, world)
             live = record_live(project, file, timeout, jobs)
             engine = default_engine()
-            produced = [engine(s) for s in file.sessions]
-            played = Recording(live.family, live.sdk, live.transport, live.scenarios,
-                               [t for t in produced if isinstance(t, Transcript)])
+            played = Recording(live.family, live.sdk, live.transport, live.scenarios, [engine(s) for s in file.sessions])
             diffs = live_differences(live, played)
             count = sum(len(t.messages) for t in live.sessions)
             if diffs:
@@ -271,13 +267,7 @@ def verify(project: Any, world_path: str, scenario_paths: list[str], timeout: fl
         return 1 if failed else 0
 
 
-def _with_world(file: Any, world_path: str) -> Any:
-    """The scenario file with its sessions played against ``world_path`` (verify names the world)."""
-    from dataclasses import replace
-
-    from .scenarios import read_world_file
-
-    definition = read_world_file(file.family, world_path)
+def _with_world(file: ScenarioFile, world_path: str, world: Any) -> ScenarioFile:
+    """The scenario file with its sessions played against ``world`` (verify names the world)."""
     return replace(file, world=str(Path(world_path).resolve()),
-                   sessions=tuple(replace(s, world=definition) for s in file.sessions))
-
+                   sessions=tuple(replace(s, world=world) for s in file.sessions))
