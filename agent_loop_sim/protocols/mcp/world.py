@@ -116,6 +116,9 @@ _STEP_FIELDS = {
     "read": {"read": Field(_ANY), "as": Field(str)},
     "log": {"log": Field(str, choices=LOG_LEVELS), "message": Field(_ANY)},
 }
+#: each step's members that are expressions (the others are names, numbers and schemas)
+_STEP_EXPRESSIONS = {"progress": ("progress", "total", "message"), "ask_user": ("message",), "ask_model": ("text",),
+                     "read": ("read",), "log": ("message",)}
 _BINARY = {"$add", "$sub", "$mul", "$eq", "$ne", "$lt", "$le"}
 _OPERATORS = _BINARY | {"$", "$format", "$and", "$or", "$not", "$if", "$len", "$str"}
 
@@ -337,9 +340,9 @@ def _check_steps(raw: list[Any], names: set[str], path: Path) -> set[str]:
             _check_expr(step["to"], names, where + ["to"])
             _check_steps(step["do"], names | {var}, where + ["do"])  # (what the loop names stays inside)
             continue
-        for key, value in step.items():
-            if key not in (kind, "schema", "max_tokens", "as", "log") or kind in ("progress", "read") and key == kind:
-                _check_expr(value, names, where + [key])
+        for key in _STEP_EXPRESSIONS[kind]:
+            if key in step:
+                _check_expr(step[key], names, where + [key])
         if kind in ("ask_user", "ask_model"):
             names = names | {_identifier(step[kind], where + [kind], "an answer's name")}
         elif kind == "read":
