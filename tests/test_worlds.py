@@ -210,3 +210,27 @@ def test_a_world_of_the_wrong_kind_is_one_line(tmp_path: Path):
     world.write_text(json.dumps({"kind": "graphql-server"}))
     done = _cli("verify", str(world))
     assert done.returncode == 2 and "$.kind" in done.stderr and "mcp-server" in done.stderr, done.stderr
+
+
+def test_what_the_engine_declines_is_said_by_name(tmp_path: Path):
+    """A world may ask for what the engine will not do (a value repeated into a billion items, a loop
+    of a million turns): `run` says so in one line naming the feature, exit 2, rather than
+    spending the machine or answering wrongly. The control: the same tool with a small count."""
+    world = tmp_path / "w.json"
+    world.write_text(json.dumps({"kind": "mcp-server", "name": "w", "version": "1", "tools": [
+        {"name": "shout", "params": [{"name": "n", "type": "integer"}], "returns": "string",
+         "result": {"$mul": ["ha", {"$": "n"}]}},
+        {"name": "spin", "params": [{"name": "n", "type": "integer"}], "returns": "integer",
+         "steps": [{"for": "i", "from": 1, "to": {"$": "n"}, "do": [{"progress": {"$": "i"}}]}], "result": 0}]}))
+    scenario = tmp_path / "s.json"
+
+    def run(tool: str, n: int) -> subprocess.CompletedProcess[str]:
+        scenario.write_text(json.dumps({"recording": "x.json", "world": "w.json", "sessions": [
+            {"name": "big", "family": "mcp", "mode": "legacy", "title": "t",
+             "actions": [{"op": "call", "tool": tool, "arguments": {"n": n}}]}]}))
+        return _cli("run", str(scenario))
+
+    for tool, said in (("shout", "repeats a value into more than 100,000 items"), ("spin", "more than 10,000 steps")):
+        done = run(tool, 10**9)
+        assert done.returncode == 2 and said in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert run(tool, 3).returncode == 0

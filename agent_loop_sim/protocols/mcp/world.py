@@ -273,8 +273,19 @@ def _check_expr(raw: Any, names: set[str], path: Path) -> None:
 
 Expr = Callable[[dict[str, Any]], Any]
 
+#: the longest text or list ``$mul`` may repeat a value into (the SDK would make it; the engine declines)
+MAX_REPEAT = 100_000
+
+
+def _multiply(left: Any, right: Any) -> Any:
+    sequence, count = (left, right) if isinstance(left, (str, list)) else (right, left)
+    if isinstance(sequence, (str, list)) and type(count) is int and len(sequence) * count > MAX_REPEAT:
+        raise NotModelled(f"a $mul that repeats a value into more than {MAX_REPEAT:,} items")
+    return left * right
+
+
 _BINARY_OPS: dict[str, Callable[[Any, Any], Any]] = {
-    "$add": operator.add, "$sub": operator.sub, "$mul": operator.mul, "$eq": operator.eq, "$ne": operator.ne,
+    "$add": operator.add, "$sub": operator.sub, "$mul": _multiply, "$eq": operator.eq, "$ne": operator.ne,
     "$lt": operator.lt, "$le": operator.le}
 
 
