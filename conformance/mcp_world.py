@@ -218,7 +218,14 @@ class _Writer:
         function = _name(tool.get("function", tool["name"]))
         if function in RESERVED:
             raise WorldCodeError(f"{function!r} is a name the program itself uses")
-        head = (f"@mcp.tool(name={tool['name']!r}, description={tool.get('description')!r})\n"
+        options = [f"name={tool['name']!r}", f"description={tool.get('description')!r}"]
+        if "title" in tool:
+            options.append(f"title={tool['title']!r}")
+        if "annotations" in tool:
+            hints = ", ".join(f"{_name(k) if k != 'title' else k}={v!r}" for k, v in tool["annotations"].items())
+            # (the world's names are ToolAnnotations' own fields: read_only_hint, ...)
+            options.append(f"annotations=types.ToolAnnotations({hints})")
+        head = (f"@mcp.tool({', '.join(options)})\n"
                 f"async def {function}({', '.join(signature)})" + (f" -> {returns}:" if returns else ":"))
         body = ["    _v = {" + ", ".join(f"{_name(p['name'])!r}: _plain({p['name']})" for p in params) + "}"]
         body += self.steps(tool.get("steps", []), "    ")
@@ -235,6 +242,8 @@ class _Writer:
     def resource(self, resource: dict[str, Any], index: int) -> str:
         value = (f"base64.b64decode({resource['blob']!r})" if "blob" in resource else repr(resource.get("text", "")))
         options = [repr(resource["uri"]), f"name={resource['name']!r}"]
+        if "title" in resource:
+            options.append(f"title={resource['title']!r}")
         if "description" in resource:
             options.append(f"description={resource['description']!r}")
         if "mime_type" in resource:
@@ -244,6 +253,8 @@ class _Writer:
     def template(self, template: dict[str, Any], index: int) -> str:
         names = [_name(n) for n in re.findall(r"\{([^{}]*)\}", template["uri_template"])]
         options = [repr(template["uri_template"]), f"name={template['name']!r}"]
+        if "title" in template:
+            options.append(f"title={template['title']!r}")
         if "description" in template:
             options.append(f"description={template['description']!r}")
         if "mime_type" in template:
@@ -257,7 +268,8 @@ class _Writer:
         signature = [f"{_name(a['name'])}: str" + ("" if a.get("required", True) else " | None = None")
                      for a in arguments]
         returns = "str" if "text" in prompt else "list"
-        head = (f"@mcp.prompt(name={prompt['name']!r}, description={prompt.get('description')!r})\n"
+        title = f", title={prompt['title']!r}" if "title" in prompt else ""
+        head = (f"@mcp.prompt(name={prompt['name']!r}, description={prompt.get('description')!r}{title})\n"
                 f"def _prompt_{index}({', '.join(signature)}) -> {returns}:")
         body = ["    _v = {" + ", ".join(f"{a['name']!r}: {a['name']}" for a in arguments) + "}"]
         if "text" in prompt:
@@ -282,8 +294,9 @@ def source(world: dict[str, Any]) -> str:
     resources += [w.template(t, i) for i, t in enumerate(world.get("templates", []))]
     prompts = [w.prompt(p, i) for i, p in enumerate(world.get("prompts", []))]
     options = [repr(world["name"]), f"version={world['version']!r}"]
-    if "instructions" in world:
-        options.append(f"instructions={world['instructions']!r}")
+    for key in ("instructions", "title", "description", "website_url"):
+        if key in world:
+            options.append(f"{key}={world[key]!r}")
     parts = [_PRELUDE.format(stateless=STATELESS_REVISION), *w.models, f"mcp = MCPServer({', '.join(options)})\n",
              *tools, *resources, *prompts]
     return "\n\n".join(p.rstrip("\n") + "\n" for p in parts)

@@ -135,6 +135,11 @@ def random_world(rng: random.Random, index: int) -> dict[str, Any]:
                                 "description": f"Random tool {t} of world {index}.", "params": params}
         if returns is not None:
             tool["returns"] = returns
+        if rng.random() < 0.3:
+            tool["title"] = f"Tool {t}"
+        if rng.random() < 0.3:
+            tool["annotations"] = {k: rng.random() < 0.5 for k in rng.sample(
+                ["read_only_hint", "destructive_hint", "idempotent_hint", "open_world_hint"], rng.randint(1, 3))}
         if steps:
             tool["steps"] = steps
         end = rng.random()
@@ -155,7 +160,10 @@ def random_world(rng: random.Random, index: int) -> dict[str, Any]:
             prompt["messages"] = [{"role": rng.choice(["user", "assistant"]), "text": {"$format": "{topic}, {tone}"}}
                                   for _ in range(rng.randint(1, 3))]
         prompts.append(prompt)
-    return {"kind": "mcp-server", "name": f"random-{index}", "version": f"0.{index}.0", "tools": tools,
+    server: dict[str, Any] = {key: value for key, value in (("title", f"Random {index}"), ("description", "Drawn."),
+                                                            ("website_url", "https://random.example"))
+                              if rng.random() < 0.3}
+    return {"kind": "mcp-server", "name": f"random-{index}", "version": f"0.{index}.0", **server, "tools": tools,
             "resources": [{"uri": "res://text", "name": "text", "text": "some text"},
                           {"uri": "res://bin", "name": "bin", "mime_type": "application/octet-stream",
                            "blob": base64.b64encode(bytes(range(rng.randint(0, 6)))).decode()}],

@@ -93,6 +93,9 @@ class Tool:
     behaviour: Behaviour = field(repr=False, compare=False)
     #: the Python function's name, which titles its models (``addArguments``, ``addOutput``)
     function: str = ""
+    title: str | None = None
+    #: ``ToolAnnotations`` as the wire writes them (camelCase), the hints the world gives, as pairs
+    annotations: tuple[tuple[str, Any], ...] | None = None
 
     def __post_init__(self) -> None:
         if not self.function:
@@ -143,6 +146,11 @@ class Resource:
     mime_type: str
     text: str | None = None
     blob: str | None = None  #: base64, as the wire carries it
+    title: str | None = None
+
+    def listing(self) -> dict[str, Any]:
+        return _titled({"description": self.description, "mimeType": self.mime_type, "name": self.name,
+                        "uri": self.uri}, self.title)
 
     def contents(self) -> dict[str, Any]:
         if self.blob is not None:
@@ -165,6 +173,7 @@ class ResourceTemplate:
     mime_type: str
     render: Callable[..., str] = field(repr=False, compare=False)
     pattern: Any = field(default=None, repr=False, compare=False)
+    title: str | None = None
 
     def match(self, uri: str) -> dict[str, str] | None:
         """The variables of ``uri`` if it matches (values percent-decoded), else None."""
@@ -172,8 +181,8 @@ class ResourceTemplate:
         return None if found is None else {k: unquote(v) for k, v in found.groupdict().items()}
 
     def listing(self) -> dict[str, Any]:
-        return {"description": self.description, "mimeType": self.mime_type, "name": self.name,
-                "uriTemplate": self.uri_template}
+        return _titled({"description": self.description, "mimeType": self.mime_type, "name": self.name,
+                        "uriTemplate": self.uri_template}, self.title)
 
 
 def unsafe_path(value: str) -> bool:
@@ -206,6 +215,14 @@ class Prompt:
     arguments: tuple[PromptArgument, ...]
     #: the arguments given -> the messages, each (role, text)
     render: Callable[..., list[tuple[str, str]]] = field(repr=False, compare=False)
+    title: str | None = None
+
+
+def _titled(listing: dict[str, Any], title: str | None) -> dict[str, Any]:
+    """A listing with its title, if any (its keys in sorted order, as the SDK writes them)."""
+    if title is not None:
+        listing = dict(sorted({**listing, "title": title}.items()))
+    return listing
 
 
 @dataclass(frozen=True)
@@ -217,6 +234,9 @@ class ServerDefinition:
     prompts: tuple[Prompt, ...] = ()
     instructions: str | None = None
     templates: tuple[ResourceTemplate, ...] = ()
+    title: str | None = None
+    description: str | None = None
+    website_url: str | None = None
     # Derived once from the above (the server looks one up for nearly every request): each name
     # or URI -> the first tool, resource or prompt that has it.
     _named: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -228,6 +248,13 @@ class ServerDefinition:
                                  ("prompt", self.prompts, "name")):
             for item in items:
                 self._named.setdefault((kind, getattr(item, key)), item)
+
+    def info(self, sort: bool = False) -> dict[str, Any]:
+        """The server's ``Implementation`` (``serverInfo``), in the type's field order or ``sort`` ed."""
+        given = {"name": self.name, "title": self.title, "version": self.version, "description": self.description,
+                 "websiteUrl": self.website_url}
+        out = {key: value for key, value in given.items() if value is not None}
+        return dict(sorted(out.items())) if sort else out
 
     def tool(self, name: str) -> Tool | None:
         return self._named.get(("tool", name))

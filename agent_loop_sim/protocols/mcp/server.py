@@ -14,6 +14,7 @@ from . import jsonrpc, wire_2025_11_25, wire_2026_07_28
 from .definition import (
     ArgumentsRejected,
     Log,
+    Prompt,
     Progress,
     ReadResource,
     ResourceMissing,
@@ -175,15 +176,13 @@ class ServerConnection:
             elif method == "server/discover":
                 body = wire_2026_07_28.discover_result(d)
             elif method == "resources/list":
-                body = {"resources": [{"description": r.description, "mimeType": r.mime_type, "name": r.name,
-                                       "uri": r.uri} for r in d.resources]}
+                body = {"resources": [r.listing() for r in d.resources]}
             elif method == "resources/templates/list":
                 body = {"resourceTemplates": [t.listing() for t in d.templates]}
             elif method == "resources/read":
                 body = {"contents": [_read(d, params["uri"])]}
             elif method == "prompts/list":
-                body = {"prompts": [{"arguments": [{"name": a.name, "required": a.required} for a in p.arguments],
-                                     "description": p.description, "name": p.name} for p in d.prompts]}
+                body = {"prompts": [_prompt_listing(p) for p in d.prompts]}
             elif method == "prompts/get":
                 body = self._get_prompt(params)
             elif method == "subscriptions/listen":
@@ -389,6 +388,14 @@ class ServerConnection:
 
 
 # --- helpers ------------------------------------------------------------------------------------
+
+def _prompt_listing(p: Prompt) -> dict[str, Any]:
+    listed = {"arguments": [{"name": a.name, "required": a.required} for a in p.arguments],
+              "description": p.description, "name": p.name}
+    if p.title is not None:
+        listed["title"] = p.title  # (last: its keys in sorted order)
+    return listed
+
 
 def _read(d: ServerDefinition, uri: str) -> dict[str, Any]:
     """``resources/read``'s content: a resource of that URI, else the first template it matches."""

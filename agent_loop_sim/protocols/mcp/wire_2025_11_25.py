@@ -27,9 +27,13 @@ def tool_listing(tool: Tool) -> dict[str, Any]:
     """A tool as ``tools/list`` shows it (cached: the same every time; callers copy before changing)."""
     listed = {"description": tool.description, "inputSchema": keys_first(tool.input_schema(), _MODELLED),
               "name": tool.name}
+    if tool.annotations is not None:
+        listed = {"annotations": dict(tool.annotations), **listed}
     output = tool.output_schema()
     if output is not None:
         listed["outputSchema"] = keys_first(output, _MODELLED)
+    if tool.title is not None:
+        listed["title"] = tool.title
     return listed
 
 
@@ -46,7 +50,7 @@ def initialize_result(server: ServerDefinition, version: str) -> dict[str, Any]:
     body = {"capabilities": capabilities()}
     if server.instructions is not None:
         body["instructions"] = server.instructions
-    body.update(protocolVersion=version, serverInfo={"name": server.name, "version": server.version})
+    body.update(protocolVersion=version, serverInfo=server.info(sort=True))
     return body
 
 

@@ -47,9 +47,13 @@ def tool_listing(tool: Tool) -> dict[str, Any]:
     """A tool as ``tools/list`` shows it (cached: the same every time; callers copy before changing)."""
     listed = {"description": tool.description,
               "inputSchema": keys_first(tool.input_schema(), ("type", "$defs", "properties", "required")), "name": tool.name}
+    if tool.annotations is not None:
+        listed = {"annotations": dict(tool.annotations), **listed}
     output = tool.output_schema()
     if output is not None:
         listed["outputSchema"] = output
+    if tool.title is not None:
+        listed["title"] = tool.title
     return listed
 
 
@@ -80,7 +84,7 @@ def finish(method: str, body: dict[str, Any], server: ServerDefinition) -> dict[
     out.setdefault("resultType", "complete")
     meta = out.pop("_meta", None)
     out = dict(sorted(out.items()))  # (keys are unique: sorted by key alone, in C)
-    info = {"name": server.name, "version": server.version}
+    info = server.info()
     if meta:  # the handler's own _meta first, the server's stamp last
         meta = dict(meta)
         meta[META_SERVER_INFO] = info

@@ -3,15 +3,18 @@
 A world file describes what a user of the SDK's ``MCPServer`` declares (``"kind": "mcp-server"``)::
 
     {"kind": "mcp-server", "name": N, "version": V, "instructions": TEXT?, "about": TEXT?,
-     "tools": [{"name": N, "function": IDENT?, "description": TEXT?,
+     "title": TEXT?, "description": TEXT?, "website_url": URL?,
+     "tools": [{"name": N, "function": IDENT?, "title": TEXT?, "description": TEXT?,
+                "annotations": {"title"?, "read_only_hint"?, "destructive_hint"?, "idempotent_hint"?,
+                                "open_world_hint"?}?,
                 "params": [{"name": IDENT, "type": TYPE, "default": VALUE?}, ...],
                 "returns": TYPE?, "steps": [STEP, ...]?,
                 "result": EXPR | "tool_error": EXPR | "crash": EXPR}],
-     "resources": [{"uri": U, "name": N, "description": TEXT?, "mime_type": M?,
+     "resources": [{"uri": U, "name": N, "title": TEXT?, "description": TEXT?, "mime_type": M?,
                     "text": TEXT | "blob": BASE64}],
-     "templates": [{"uri_template": "scheme://{var}/...", "name": N, "description": TEXT?,
+     "templates": [{"uri_template": "scheme://{var}/...", "name": N, "title": TEXT?, "description": TEXT?,
                     "mime_type": M?, "text": EXPR}],
-     "prompts": [{"name": N, "description": TEXT?, "arguments": [{"name": IDENT, "required": BOOL?}],
+     "prompts": [{"name": N, "title": TEXT?, "description": TEXT?, "arguments": [{"name": IDENT, "required": BOOL?}],
                   "text": EXPR | "messages": [{"role": "user" | "assistant", "text": EXPR}, ...]}]}
 
 A template's ``{var}`` (simple expansions only) matches up to the next ``/?#&,`` and is
@@ -86,20 +89,29 @@ RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseMode
                       "ToolError", "STATELESS_REVISION"})
 
 _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "version": Field(str),
+                 "title": Field(str, required=False), "description": Field(str, required=False),
+                 "website_url": Field(str, required=False),
                  "instructions": Field(str, required=False), "about": Field(str, required=False),
                  "tools": Field(list, required=False), "resources": Field(list, required=False),
                  "templates": Field(list, required=False), "prompts": Field(list, required=False)}
 _TOOL_FIELDS = {"name": Field(str), "function": Field(str, required=False), "description": Field(str, required=False),
+                "title": Field(str, required=False), "annotations": Field(dict, required=False),
                 "params": Field(list, required=False), "returns": Field((str, dict), required=False),
                 "steps": Field(list, required=False), "result": Field(_ANY, required=False),
                 "tool_error": Field(_ANY, required=False), "crash": Field(_ANY, required=False)}
 _PARAM_FIELDS = {"name": Field(str), "type": Field((str, dict)), "default": Field(_ANY, required=False)}
-_RESOURCE_FIELDS = {"uri": Field(str), "name": Field(str), "description": Field(str, required=False),
+#: ``ToolAnnotations``: the world's names -> the wire's, in the type's field order
+_ANNOTATIONS = {"title": "title", "read_only_hint": "readOnlyHint", "destructive_hint": "destructiveHint",
+                "idempotent_hint": "idempotentHint", "open_world_hint": "openWorldHint"}
+_ANNOTATION_FIELDS = {key: Field(str if key == "title" else bool, required=False) for key in _ANNOTATIONS}
+_RESOURCE_FIELDS = {"uri": Field(str), "name": Field(str), "title": Field(str, required=False),
+                    "description": Field(str, required=False),
                     "mime_type": Field(str, required=False), "text": Field(str, required=False),
                     "blob": Field(str, required=False)}
-_TEMPLATE_FIELDS = {"uri_template": Field(str), "name": Field(str), "description": Field(str, required=False),
+_TEMPLATE_FIELDS = {"uri_template": Field(str), "name": Field(str), "title": Field(str, required=False),
+                    "description": Field(str, required=False),
                     "mime_type": Field(str, required=False), "text": Field(_ANY)}
-_PROMPT_FIELDS = {"name": Field(str), "description": Field(str, required=False),
+_PROMPT_FIELDS = {"name": Field(str), "title": Field(str, required=False), "description": Field(str, required=False),
                   "arguments": Field(list, required=False), "text": Field(_ANY, required=False),
                   "messages": Field(list, required=False)}
 _MESSAGE_FIELDS = {"role": Field(str, choices=("user", "assistant")), "text": Field(_ANY)}
@@ -487,7 +499,13 @@ def _tool(raw: Any, path: Path, types: _Types) -> Tool:
     names = _check_steps(raw.get("steps", []), {p.name for p in params}, path + ["steps"])
     for key in ends:
         _check_expr(raw[key], names, path + [key])
-    return Tool(raw["name"], raw.get("description", ""), params, returns, _behaviour(raw), function=function)
+    annotations = None
+    if "annotations" in raw:
+        check_object(raw["annotations"], _ANNOTATION_FIELDS, path + ["annotations"], "a tool's annotations")
+        annotations = tuple(sorted((wire, raw["annotations"][key]) for key, wire in _ANNOTATIONS.items()
+                                   if key in raw["annotations"]))
+    return Tool(raw["name"], raw.get("description", ""), params, returns, _behaviour(raw), function=function,
+                title=raw.get("title"), annotations=annotations)
 
 
 def _resource(raw: Any, path: Path) -> Resource:
@@ -500,7 +518,7 @@ def _resource(raw: Any, path: Path) -> Resource:
         except (binascii.Error, ValueError):
             raise _problem("the blob is not base64", path + ["blob"]) from None
     return Resource(raw["uri"], raw["name"], raw.get("description", ""), raw.get("mime_type", "text/plain"),
-                    raw.get("text"), raw.get("blob"))
+                    raw.get("text"), raw.get("blob"), raw.get("title"))
 
 
 def _template(raw: Any, path: Path) -> ResourceTemplate:
@@ -526,7 +544,7 @@ def _template(raw: Any, path: Path) -> ResourceTemplate:
     def render(**variables: str) -> str:
         return str(body(variables))
     return ResourceTemplate(text, raw["name"], raw.get("description", ""), raw.get("mime_type", "text/plain"), render,
-                            re.compile(pattern, re.DOTALL))
+                            re.compile(pattern, re.DOTALL), raw.get("title"))
 
 
 def _prompt(raw: Any, path: Path) -> Prompt:
@@ -554,7 +572,7 @@ def _prompt(raw: Any, path: Path) -> Prompt:
     def render(**given: Any) -> list[tuple[str, str]]:
         names = {name: given.get(name) for name in declared}
         return [(role, str(text(names))) for role, text in messages]
-    return Prompt(raw["name"], raw.get("description", ""), tuple(arguments), render)
+    return Prompt(raw["name"], raw.get("description", ""), tuple(arguments), render, raw.get("title"))
 
 
 def read_world(raw: Any, source: str) -> ServerDefinition:
@@ -574,4 +592,5 @@ def read_world(raw: Any, source: str) -> ServerDefinition:
     except InputError as exc:
         raise exc.within(file=source) from None
     return ServerDefinition(raw["name"], raw["version"], tools, resources, prompts,
-                            instructions=raw.get("instructions"), templates=templates)
+                            instructions=raw.get("instructions"), templates=templates, title=raw.get("title"),
+                            description=raw.get("description"), website_url=raw.get("website_url"))
