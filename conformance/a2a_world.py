@@ -8,13 +8,15 @@ agent does), so a mistake in either shows as a difference between a recording an
 """
 from __future__ import annotations
 
+import base64
 import json
 import uuid
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from a2a.helpers.proto_helpers import new_task_from_user_message, new_text_message, new_text_part
+from a2a.helpers.proto_helpers import (new_data_part, new_raw_part, new_task_from_user_message, new_text_message,
+                                       new_text_part, new_url_part)
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.tasks import TaskUpdater
 from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, TaskState
@@ -46,6 +48,20 @@ def card(world: dict[str, Any]) -> AgentCard:
         skills=[AgentSkill(id=s["id"], name=s["name"], description=s["description"], tags=s.get("tags", []),
                            examples=s.get("examples", [])) for s in c.get("skills", [])],
     )
+
+
+def _part(chunk: Any, fill: Any) -> Any:
+    """A chunk as the SDK's helpers make its part: a text template, or text, data, a URL or raw bytes."""
+    if isinstance(chunk, str):
+        return new_text_part(fill(chunk))
+    media, name = chunk.get("mediaType"), chunk.get("filename")
+    if "data" in chunk:
+        return new_data_part(chunk["data"], media)
+    if "url" in chunk:
+        return new_url_part(chunk["url"], media, name)
+    if "raw" in chunk:
+        return new_raw_part(base64.b64decode(chunk["raw"]), media, name)
+    return new_text_part(chunk["text"], media)
 
 
 class WorldAgent(AgentExecutor):
@@ -92,7 +108,7 @@ class WorldAgent(AgentExecutor):
                 artifact_id = str(uuid.uuid4())
                 chunks = step["chunks"]
                 for i, chunk in enumerate(chunks):
-                    await updater.add_artifact([new_text_part(fill(chunk))], artifact_id=artifact_id,
+                    await updater.add_artifact([_part(chunk, fill)], artifact_id=artifact_id,
                                                name=step["artifact"], append=True if i > 0 else None,
                                                last_chunk=True if i == len(chunks) - 1 and len(chunks) > 1 else None)
 

@@ -122,8 +122,9 @@ def _check_wire_value(value: Any, path: list[str | int]) -> None:
             _check_wire_value(item, path + [key])
 
 
-def _check_parts(parts: list[Any], path: list[str | int]) -> None:
-    for i, part in enumerate(parts):
+def check_parts(parts: list[Any], path: list[str | int], index: int | str = 0) -> None:
+    """Check A2A parts (``index``: the first one's place in ``path``'s list)."""
+    for i, part in enumerate(parts, start=index if isinstance(index, int) else 0):
         here = path + [i]
         check_object(part, PART_FIELDS, here, "a part")
         _check_wire_value(part, here)
@@ -210,7 +211,7 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
             if "text" in step:
                 _check_wire_value(step["text"], here + ["text"])
             if "parts" in step:
-                _check_parts(step["parts"], here + ["parts"])
+                check_parts(step["parts"], here + ["parts"])
             for key in ("as", "message"):
                 if key in step and (not _LABEL.match(step[key]) or step[key] in TASK_WORDS):
                     raise _fail("a label is lower case letters, digits and _ (and not new, current, unknown)",

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from ...jsonio import copy_json
 from . import states
 from .ids import Clock, IdSource
 
@@ -181,17 +182,19 @@ class SetStatus:
 
 @dataclass(frozen=True)
 class SendArtifact:
-    """One artifact named ``name``, sent in ``chunks`` (each a text part)."""
+    """One artifact named ``name``, sent in ``chunks``: each a text part (a template), or a part as
+    protobuf holds it (data, a URL, raw bytes, or text with a media type; sent as it is)."""
 
     name: str
-    chunks: tuple[str, ...]
+    chunks: tuple[str | dict[str, Any], ...]
 
     def run(self, out: _Publisher) -> None:
         artifact_id = out.ids.new()
         for i, chunk in enumerate(self.chunks):
+            part = {"text": out.fill(chunk)} if isinstance(chunk, str) else copy_json(chunk)
             update: dict[str, Any] = {
                 "taskId": out.task_id, "contextId": out.context_id,
-                "artifact": {"artifactId": artifact_id, "name": self.name, "parts": [{"text": out.fill(chunk)}]},
+                "artifact": {"artifactId": artifact_id, "name": self.name, "parts": [part]},
             }
             if i > 0:
                 update["append"] = True

@@ -16,8 +16,10 @@ A RULE is ``{"when": WHEN, "do": [STEP, ...]}``; the first rule whose WHEN holds
 state the continued task was left in) or ``"otherwise"``. A STEP is ``{"reply": TEXT}`` (one
 agent message, no task), ``{"create_task": true}`` (the task made from the user's message),
 ``{"status": STATE, "text": TEXT?}`` (a status update, with an agent message) or
-``{"artifact": NAME, "chunks": [TEXT, ...]}`` (one artifact; each chunk after the first is
-appended, the last of several closes it). STATE is ``working``, ``input_required``,
+``{"artifact": NAME, "chunks": [CHUNK, ...]}`` (one artifact; each chunk after the first is
+appended, the last of several closes it; a CHUNK is a text, or a part as the wire writes one:
+``{"data": JSON}``, ``{"url": U}``, ``{"raw": BASE64}`` or ``{"text": T}``, with ``mediaType``
+and ``filename``). STATE is ``working``, ``input_required``,
 ``auth_required``, ``completed``, ``failed``, ``rejected`` or ``canceled``. Texts may hold
 ``{text}`` (the user's text) and ``{subject}`` (the same without ``subject_prefix``).
 
@@ -32,8 +34,9 @@ from urllib.parse import urlsplit
 from ...errors import InputError
 from ...jsonio import json_path
 from ...schema import Field, check_object, describe
-from . import states
+from . import states, types
 from .card import AgentCard, Skill
+from .scenario import PART_CONTENT, check_parts
 from .script import CreateTask, Otherwise, Reply, Rule, Script, SendArtifact, SetStatus, TextIs, TextStartsWith, WaitingIn
 
 KIND = "a2a-agent"
@@ -129,10 +132,27 @@ def _step(raw: Any, path: Path) -> Any:
     if kind == "status":
         text = raw.get("text")
         return SetStatus(STATES[raw["status"]], None if text is None else _template(text, path + ["text"]))
-    chunks = _texts(raw["chunks"], path + ["chunks"], "chunks")
-    if not chunks:
-        raise _problem("an artifact has at least one chunk", path + ["chunks"])
-    return SendArtifact(raw["artifact"], tuple(_template(c, path + ["chunks", i]) for i, c in enumerate(chunks)))
+    chunks = raw["chunks"]
+    if not chunks or len(chunks) > MAX_ITEMS:
+        raise _problem(f"an artifact has 1 to {MAX_ITEMS:,} chunks", path + ["chunks"])
+    return SendArtifact(raw["artifact"], tuple(_chunk(c, path + ["chunks", i]) for i, c in enumerate(chunks)))
+
+
+def _chunk(raw: Any, path: Path) -> str | dict[str, Any]:
+    """A chunk: a text template, or a part (text, data, url or raw, with mediaType and filename) as
+    protobuf holds it (numbers in data as doubles, fields at their defaults left out)."""
+    if type(raw) is str:
+        return _template(raw, path)
+    if type(raw) is not dict:
+        raise _problem(f"a chunk is a text or a part, not {describe(raw)}", path)
+    check_parts([raw], path[:-1], index=path[-1])
+    if "metadata" in raw:
+        raise _problem("a chunk's metadata is not modelled", path + ["metadata"])
+    if not any(key in raw for key in PART_CONTENT):
+        raise _problem(f"a part holds one of {', '.join(PART_CONTENT)}", path)
+    if "filename" in raw and ("text" in raw or "data" in raw):
+        raise _problem("a text or data part's filename is not modelled (the SDK's helpers take none)", path + ["filename"])
+    return types.parse("Part", raw)
 
 
 def _rules(raw: list[Any], path: Path) -> tuple[Rule, ...]:
