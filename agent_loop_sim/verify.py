@@ -189,6 +189,10 @@ def agent_tour(world: dict[str, Any]) -> list[dict[str, Any]]:
         for stream in (False, True):
             send: dict[str, Any] = {"op": "send", "text": text}
             steps: list[dict[str, Any]] = [{"op": "card"}, {**send, "stream": True} if stream else send]
+            if stream and not world["card"].get("streaming"):  # refused: there is no task to read
+                sessions.append({"name": f"rule_{i}_streamed", "family": "a2a",
+                                 "title": f"Streamed to an agent that does not stream: {text!r}", "steps": steps})
+                continue
             if any("create_task" in step for step in rule["do"]):
                 steps.append({"op": "get"})
             if waits:

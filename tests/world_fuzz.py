@@ -196,3 +196,68 @@ def histogram(worlds: list[dict[str, Any]]) -> Counter:
             drawn[f"end {next((k for k in ('result', 'tool_error', 'crash') if k in tool), 'none')}"] += 1
         drawn["prompts"] += len(world["prompts"])
     return drawn
+
+
+# --- A2A agents ----------------------------------------------------------------------------------
+
+_ENDS = ["completed", "failed", "rejected", "input_required", "auth_required", "canceled"]
+
+
+def _chunk(rng: random.Random) -> Any:
+    roll = rng.random()
+    if roll < 0.6:
+        return rng.choice(["{text}", "About {subject}: ", "done.", "part {text} of it"])
+    if roll < 0.8:
+        return {"data": {"n": rng.randint(0, 9), "ok": rng.random() < 0.5, "tags": rng.sample(_WORDS, 2)}}
+    if roll < 0.9:
+        return {"url": "https://files.example.com/" + rng.choice(_WORDS), "mediaType": "text/plain"}
+    return {"raw": base64.b64encode(rng.choice(_WORDS).encode()).decode(), "filename": "a.bin"}
+
+
+def _agent_steps(rng: random.Random, first: bool) -> list[dict[str, Any]]:
+    if first and rng.random() < 0.2:
+        return [{"reply": rng.choice(["Hello {text}", "Only {subject}."])}]
+    steps: list[dict[str, Any]] = [{"create_task": True}] if first else []
+    if rng.random() < 0.8:
+        working: dict[str, Any] = {"status": "working"}
+        if rng.random() < 0.3:
+            working["text"] = "On it: {subject}"
+        steps.append(working)
+    for _ in range(rng.randint(0, 2)):
+        steps.append({"artifact": rng.choice(["result", "notes"]), "chunks": [_chunk(rng) for _ in range(rng.randint(1, 3))]})
+    end: dict[str, Any] = {"status": rng.choice(_ENDS if first else ["completed", "failed", "input_required"])}
+    if rng.random() < 0.6 or end["status"] in ("input_required", "auth_required"):
+        end["text"] = rng.choice(["Which {subject}?", "Done with {text}.", "No."])
+    return steps + [end]
+
+
+def random_agent(rng: random.Random, index: int) -> dict[str, Any]:
+    """A random A2A agent world: its card, and rules drawn from every condition and step."""
+    prefixes = rng.sample(["book ", "find ", "status", "hi", "plan "], rng.randint(1, 4))
+    first = [{"when": rng.choice([{"starts_with": p}, {"is": p.strip()}]), "do": _agent_steps(rng, True)}
+             for p in prefixes]
+    first.append({"when": "otherwise", "do": _agent_steps(rng, True)})
+    follow = [{"when": {"waiting_in": state}, "do": _agent_steps(rng, False)}
+              for state in rng.sample(["input_required", "auth_required"], rng.randint(0, 2))]
+    follow.append({"when": "otherwise", "do": _agent_steps(rng, False)})
+    card = {"name": f"Agent {index}", "description": "Drawn at random.", "version": f"0.{index}",
+            "url": f"https://agent{index}.example.com/" + rng.choice(["a2a", "rpc/v1", "jsonrpc"]),
+            "streaming": rng.random() < 0.8,
+            "default_input_modes": ["text/plain"], "default_output_modes": rng.sample(["text/plain", "application/json"], 1),
+            "skills": [{"id": "s", "name": "Skill", "description": "Does it.", "tags": ["t"]}]}
+    return {"kind": "a2a-agent", "card": card, "subject_prefix": prefixes[0], "first_message": first,
+            "follow_up": follow}
+
+
+def agent_histogram(worlds: list[dict[str, Any]]) -> Counter:
+    drawn: Counter = Counter()
+    for world in worlds:
+        for key in ("first_message", "follow_up"):
+            for rule in world[key]:
+                drawn[f"when {rule['when'] if isinstance(rule['when'], str) else next(iter(rule['when']))}"] += 1
+                for step in rule["do"]:
+                    kind = next(iter(step))
+                    drawn[f"{kind} {step[kind]}" if kind == "status" else kind] += 1
+                    for chunk in step.get("chunks", []):
+                        drawn["chunk " + ("text" if isinstance(chunk, str) else next(iter(chunk)))] += 1
+    return drawn
