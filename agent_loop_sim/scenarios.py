@@ -25,7 +25,6 @@ from typing import Any
 from .errors import InputError
 from .jsonio import json_path, load_json
 from .limits import SESSIONS
-from .protocols import FAMILIES
 from .names import MAX_NAME, SESSION_RULE, is_recording_name, is_session_name
 from .schema import Field, check_object, describe
 
@@ -72,7 +71,17 @@ class ScenarioFile:
         raise InputError(f"no session named {name!r} (known: {known})", file=self.path)
 
 
+def _families() -> Any:
+    """The family registry, imported when a file is first read rather than with this module: the
+    recorders import this module and load none of the models until they parse a scenario
+    (`tests/test_a2a_requests.py`). (No circle: the models import nothing of this module.)"""
+    from .protocols import FAMILIES
+
+    return FAMILIES
+
+
 def parse_session(raw: Any, index: int, source: str) -> Session:
+    families = _families()
     path: list[str | int] = ["sessions", index]
     if type(raw) is not dict:
         raise InputError(f"a session must be an object, got {describe(raw)}", file=source, path=json_path(path))
@@ -87,9 +96,9 @@ def parse_session(raw: Any, index: int, source: str) -> Session:
         if not is_session_name(name):
             longer = f" (this one has {len(name):,})" if len(name) > MAX_NAME else ""
             raise InputError(SESSION_RULE + longer, path=json_path(path + ["name"]))
-        Field(str, choices=tuple(FAMILIES)).check(raw["family"], path + ["family"])
+        Field(str, choices=tuple(families)).check(raw["family"], path + ["family"])
         Field(str).check(raw["title"], path + ["title"])
-        schema = FAMILIES[raw["family"]].scenario
+        schema = families[raw["family"]].scenario
         spec_fields = dict(schema.SESSION_FIELDS)
         spec_fields.update(name=Field(str), family=Field(str), title=Field(str))
         check_object(raw, spec_fields, path, "the session")
@@ -133,7 +142,7 @@ def load(path: str | Path) -> ScenarioFile:
         seen.add(session.name)
     harness = data.get("harness")
     if harness is not None:
-        known = FAMILIES[sessions[0].family].harnesses
+        known = _families()[sessions[0].family].harnesses
         if harness not in known:
             raise InputError(f"{harness!r} is not a harness of {sessions[0].family} (known: "
                              f"{', '.join(known) or 'none but the deployed SDK'})", file=source, path="$.harness")
@@ -149,7 +158,7 @@ def load(path: str | Path) -> ScenarioFile:
 def read_world_file(family: str, path: str) -> Any:
     """The world file at ``path`` as ``family``'s model reads it: its problems name the world file
     and the JSON path in it."""
-    return FAMILIES[family].read_world(load_json(path), path)
+    return _families()[family].read_world(load_json(path), path)
 
 
 def load_many(paths: list[str | Path]) -> list[ScenarioFile]:
