@@ -100,8 +100,11 @@ def client_for(spec: dict[str, Any], rules: frozenset[str] | None = None) -> Cli
             extensions=spec.get("extensions"),
         ),
         log_level=spec.get("log_level"),
+        read_timeout=spec.get("read_timeout"),
         rules=rules,
     )
     if "client_info" in spec:
-        client.client_info = {k: spec["client_info"][k] for k in ("name", "version")}
+        client.client_info = spec["client_info"]  # (read, never changed: each message gets its own copy)
+    if "input_required_max_rounds" in spec:
+        client.max_rounds = spec["input_required_max_rounds"]
     return client
