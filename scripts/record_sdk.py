@@ -181,13 +181,16 @@ async def _call(client: Client, action: dict[str, Any], cancel_call: list[Any], 
     # server has withdrawn its question in turn (its own notifications/cancelled ends the
     # callback), so the order on the wire does not depend on timing.
     withdrawn = anyio.Event()
-    with anyio.CancelScope() as scope:
-        cancel_call[:] = [scope, withdrawn]
-        await client.call_tool(action["tool"], action.get("arguments"), read_timeout_seconds=timeout,
-                               progress_callback=progress, meta=action.get("meta"), **_seeds(action))
-    if scope.cancelled_caught:
-        await withdrawn.wait()
-    cancel_call.clear()
+    try:
+        with anyio.CancelScope() as scope:
+            cancel_call[:] = [scope, withdrawn]
+            await client.call_tool(action["tool"], action.get("arguments"), read_timeout_seconds=timeout,
+                                   progress_callback=progress, meta=action.get("meta"), **_seeds(action))
+        if scope.cancelled_caught:
+            await withdrawn.wait()
+    finally:
+        # (also when the call failed before any question: a later call's question is not this one's)
+        cancel_call.clear()
 
 
 async def _cancel_written(log: Path, request_id: str) -> None:
