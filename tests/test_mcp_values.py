@@ -148,3 +148,67 @@ def test_the_check_fails_when_the_model_forgets_the_timeout(monkeypatch):
     committed = load_recording(str(RECORDING)).session(name)
     monkeypatch.setattr(client_module.ClientModel, "_late", lambda self, kind, delay: None)
     assert diff_sessions([committed], [engine.run_session(scenarios.load(SCENARIOS).session(name))]) != []
+
+
+WAITING = ROOT / "scenarios" / "mcp_values_waiting.json"
+WAITING_RECORDING = ROOT / "recordings" / "sdk_exchanges_values_waiting.json"
+
+
+def _waiting_file(tmp_path: Path, **session) -> Path:
+    base = {"name": "s", "family": "mcp", "mode": "legacy", "title": "t", "actions": [{"op": "call", "tool": "wait"}]}
+    path = tmp_path / "waiting.json"
+    path.write_text(json.dumps({"recording": "waiting.json", "world": str(ROOT / "worlds" / "waiting.json"),
+                                "sessions": [{**base, **session}]}))
+    return path
+
+
+def test_a_call_never_answered_without_a_timeout_is_refused(tmp_path: Path):
+    done = run_cli("run", str(_waiting_file(tmp_path)))
+    assert done.returncode == 2 and done.stdout == ""
+    (line,) = done.stderr.strip().splitlines()
+    assert "session 's'" in line and "never answered and has no read timeout" in line
+
+
+def test_a_call_never_answered_times_out_and_the_application_goes_on(tmp_path: Path):
+    path = _waiting_file(tmp_path, mode="2026-07-28", actions=[{"op": "call", "tool": "wait", "read_timeout": 2},
+                                                               {"op": "call", "tool": "echo", "arguments": {"text": "x"}}])
+    messages = [m.json for m in engine.run_session(scenarios.load(path).session("s")).messages]
+    cancel = messages[1]
+    assert cancel == {"jsonrpc": "2.0", "method": "notifications/cancelled",
+                      "params": {"requestId": 1, "reason": "timed out after 2s"}}  # no envelope: the SDK's courtesy cancel
+    assert messages[2]["params"]["name"] == "echo" and messages[3]["result"]["structuredContent"] == {"result": "x"}
+
+
+def test_a_wait_step_is_forever_or_nothing():
+    from agent_loop_sim.protocols.mcp.world import read_world
+    raw = {"kind": "mcp-server", "name": "w", "version": "1", "tools": [{"name": "t", "steps": [{"wait": "soon"}]}]}
+    with pytest.raises(InputError, match=r"\$\.tools\[0\]\.steps\[0\]\.wait.*'soon' is not one of 'forever'"):
+        read_world(raw, "w.json")
+
+
+@pytest.mark.parametrize("name, flip", [
+    ("waiting_legacy_timeout", lambda s: s["actions"][0].update(read_timeout=0.7)),
+    ("waiting_modern_timeout", lambda s: s["actions"][1].update(tool="echo", arguments={"text": "t"})),
+])
+def test_the_waiting_check_fails_when_one_value_is_flipped(tmp_path: Path, name: str, flip):
+    data = json.loads(WAITING.read_text())
+    data["world"] = str(ROOT / "worlds" / "waiting.json")
+    flip(next(s for s in data["sessions"] if s["name"] == name))
+    path = tmp_path / "mcp_values_waiting.json"
+    path.write_text(json.dumps(data))
+    committed = load_recording(str(WAITING_RECORDING)).session(name)
+    assert diff_sessions([committed], [engine.run_session(scenarios.load(path).session(name))]) != []
+    assert diff_sessions([committed], [engine.run_session(scenarios.load(WAITING).session(name))]) == []
+
+
+def test_the_waiting_check_fails_when_the_server_model_answers_a_cancelled_wait(monkeypatch):
+    from agent_loop_sim.protocols.mcp import server as server_module
+    name = "waiting_legacy_timeout"
+    committed = load_recording(str(WAITING_RECORDING)).session(name)
+    original = server_module.ServerConnection._cancel
+
+    def cancel_and_say_so(self, params):
+        out = original(self, params)
+        return out or [{"jsonrpc": "2.0", "id": params.get("requestId"), "error": {"code": -32800, "message": "x"}}]
+    monkeypatch.setattr(server_module.ServerConnection, "_cancel", cancel_and_say_so)
+    assert diff_sessions([committed], [engine.run_session(scenarios.load(WAITING).session(name))]) != []

@@ -223,6 +223,7 @@ class ClientModel:
     _timeout: float | None = None  # the read timeout of the request in flight
     _clock: float = 0.0  # seconds of it the client's late answers have spent
     _timed_out: bool = False  # the request in flight timed out; the server has not withdrawn its question yet
+    _finished: bool = False  # the program has ended: nothing more is awaited
     # the wire changes of the SDK release spoken (`releases`): the pinned release's by default
     rules: frozenset[str] = field(default_factory=MCP_RELEASES.rules)
 
@@ -253,9 +254,9 @@ class ClientModel:
                 # The clock ran out while the callback still waited: the SDK cancels the request
                 # (its reason names the timeout as given) and the late answer is never sent.
                 self._withdrawal, self._timed_out = message["id"], True
-                return [self._notification("notifications/cancelled",
-                                           {"requestId": self._waiting_for,
-                                            "reason": f"timed out after {self._timeout}s"})]
+                return [jsonrpc.notification("notifications/cancelled",
+                                             {"requestId": self._waiting_for,
+                                              "reason": f"timed out after {self._timeout}s"})]
         if message["method"] == "notifications/subscriptions/acknowledged" and _subscription(message) is not None \
                 and _subscription(message) == self._waiting_for:
             return self._advance(message["params"])  # listen() returns once its stream is acknowledged
@@ -269,6 +270,32 @@ class ClientModel:
             return self._advance(Abandoned())
         return []
 
+    @property
+    def finished(self) -> bool:
+        """The program has ended (the application has nothing more to do)."""
+        return self._finished
+
+    def pending_timeout(self) -> float | None:
+        """The read timeout of the request the client waits on, if it waits on one that has one."""
+        return None if self._finished or self._program is None or self._withdrawal is not None else self._timeout
+
+    def time_out(self) -> list[dict[str, Any]]:
+        """Nothing more is coming: the request in flight is never answered. Its read timeout runs
+        out (the SDK cancels it, "timed out after Ns", and the application goes on at once: no
+        question of the server's is open); without one, the application would wait forever, and
+        the scenario cannot be played."""
+        if self._finished or self._program is None:
+            return []
+        if self._withdrawal is not None:
+            return []  # (waits on the server's own withdrawal, which the server model always sends)
+        if self._timeout is None:
+            raise InputError(f"request {self._waiting_for!r} is never answered and has no read timeout: "
+                             "the application would wait forever", path="$.actions")
+        # (the SDK's courtesy cancel carries no envelope, in either era)
+        cancel = jsonrpc.notification("notifications/cancelled", {"requestId": self._waiting_for,
+                                                                   "reason": f"timed out after {self._timeout}s"})
+        return [cancel, *self._advance(RequestFailed({"code": REQUEST_TIMEOUT, "message": "Request timed out"}))]
+
     def _advance(self, value: Any) -> list[dict[str, Any]]:
         assert self._program is not None
         out: list[dict[str, Any]] = []
@@ -279,6 +306,7 @@ class ClientModel:
                 else:
                     message = self._program.send(value)
             except StopIteration:
+                self._finished = True
                 return out
             out.append(message)
             if "id" in message:

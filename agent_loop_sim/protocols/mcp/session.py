@@ -57,7 +57,7 @@ def play_client(client: ClientModel, server: ServerConnection, observe: Observer
     # handed on (no queue beside it, no second append per message).
     log: list[Message] = [Message("client", "server", m) for m in client.start()]
     delivered = 0
-    while delivered < len(log):
+    while delivered < len(log) or _timed_out(client, log):
         logged = log[delivered]
         delivered += 1
         # The log and the peer both get the message itself, not a copy: the models build every
@@ -73,6 +73,14 @@ def play_client(client: ClientModel, server: ServerConnection, observe: Observer
         if observe is not None:
             observe(delivered, server.state())
     return log
+
+
+def _timed_out(client: ClientModel, log: list[Message]) -> bool:
+    """The wire is quiet and the client still waits: its read timeout runs out (what it then sends
+    is logged), or the session cannot be played (`ClientModel.time_out`)."""
+    sent = client.time_out()
+    log.extend(Message("client", "server", m) for m in sent)
+    return bool(sent)
 
 
 def run_session(session: Session, definition: ServerDefinition, rules: frozenset[str],

@@ -29,7 +29,8 @@ A STEP is one ``Context`` call: ``{"progress": EXPR, "total": EXPR?, "message": 
 ``{"ask_model": KEY, "text": EXPR, "max_tokens": N}`` (sampling) and
 ``{"read": EXPR, "as": KEY}`` (a resource of the server's own, as text) and
 ``{"log": LEVEL, "message": EXPR}`` (``ctx.log``: sent in the handshake era, and in 2026-07-28
-when the request opted in at that level or below).
+when the request opted in at that level or below) and ``{"wait": "forever"}`` (the call is never
+answered: only the client's read timeout, or its cancellation, ends it).
 
 An EXPR is JSON data, or one operator: ``{"$": "name.field.field"}`` (a parameter, loop variable
 or answer; a missing field is null), ``{"$format": "text {name}"}`` (Python's ``str.format``
@@ -73,6 +74,7 @@ from .definition import (
     Tool,
     ToolCrash,
     ToolFailed,
+    Wait,
 )
 
 KIND = "mcp-server"
@@ -83,7 +85,7 @@ MAX_ITEMS = 1000
 MAX_STEPS = 10_000
 #: names the program the SDK side runs defines itself (`conformance/mcp_world.py`)
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
-                      "ToolError", "STATELESS_REVISION"})
+                      "ToolError", "STATELESS_REVISION", "anyio"})
 
 _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "version": Field(str),
                  "instructions": Field(str, required=False), "about": Field(str, required=False),
@@ -115,6 +117,7 @@ _STEP_FIELDS = {
     "ask_model": {"ask_model": Field(str), "text": Field(_ANY), "max_tokens": Field(int)},
     "read": {"read": Field(_ANY), "as": Field(str)},
     "log": {"log": Field(str, choices=LOG_LEVELS), "message": Field(_ANY)},
+    "wait": {"wait": Field(str, choices=("forever",))},
 }
 _BINARY = {"$add", "$sub", "$mul", "$eq", "$ne", "$lt", "$le"}
 _OPERATORS = _BINARY | {"$", "$format", "$and", "$or", "$not", "$if", "$len", "$str"}
@@ -338,7 +341,7 @@ def _check_steps(raw: list[Any], names: set[str], path: Path) -> set[str]:
             _check_steps(step["do"], names | {var}, where + ["do"])  # (what the loop names stays inside)
             continue
         for key, value in step.items():
-            if key not in (kind, "schema", "max_tokens", "as", "log") or kind in ("progress", "read") and key == kind:
+            if key not in (kind, "schema", "max_tokens", "as", "log", "wait") or kind in ("progress", "read") and key == kind:
                 _check_expr(value, names, where + [key])
         if kind in ("ask_user", "ask_model"):
             names = names | {_identifier(step[kind], where + [kind], "an answer's name")}
@@ -409,6 +412,10 @@ def _compile_step(step: dict[str, Any]) -> Steps:
         def ask_model(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
             names[key] = yield AskModel(key, text(names), tokens)
         return ask_model
+    if "wait" in step:
+        def wait(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+            yield Wait()
+        return wait
     if "log" in step:
         level, data = step["log"], compile_expr(step["message"])
 
