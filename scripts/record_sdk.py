@@ -150,6 +150,11 @@ class _Questions:
             await self.closed.wait()
 
 
+def _answer(model: Any, answer: dict[str, Any]) -> Any:
+    """A callback's return: the result, or the ``ErrorData`` the application refuses the question with."""
+    return types.ErrorData.model_validate(answer["error"]) if "error" in answer else model.model_validate(answer)
+
+
 def _seeds(action: dict[str, Any]) -> dict[str, Any]:
     """The first request's ``input_responses`` and ``request_state``, when the scenario seeds them."""
     out: dict[str, Any] = {}
@@ -270,12 +275,12 @@ async def record_client_session(session: scenarios.Session, log: Path, servers: 
     if "elicitation" in answers:
         async def on_elicit(context: Any, params: Any) -> types.ElicitResult:
             await abandoned()
-            return types.ElicitResult.model_validate(await questions.answer("elicitation", script))
+            return _answer(types.ElicitResult, await questions.answer("elicitation", script))
         callbacks["elicitation_callback"] = on_elicit
     if "sampling" in answers:
         async def on_sample(context: Any, params: Any) -> types.CreateMessageResult:
             await abandoned()
-            return types.CreateMessageResult.model_validate(await questions.answer("sampling", script))
+            return _answer(types.CreateMessageResult, await questions.answer("sampling", script))
         callbacks["sampling_callback"] = on_sample
     if "roots" in spec:
         async def on_list_roots(context: Any) -> types.ListRootsResult:

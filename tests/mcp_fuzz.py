@@ -246,11 +246,14 @@ def client_sessions(seed: int, count: int) -> list[dict[str, Any]]:
         if rng.random() < 0.6:
             answers["elicitation"] = [rng.choice([{"action": "accept", "content": {"confirm": True}},
                                                   {"action": "decline"}, {"action": "cancel"},
-                                                  {"action": "accept", "content": {"confirm": False}}])
+                                                  {"action": "accept", "content": {"confirm": False}},
+                                                  {"error": {"code": -32042, "message": "away", "data": {"n": 1}}}])
                                       for _ in range(len(actions))]
         if rng.random() < 0.6:
             answers["sampling"] = [{"role": "assistant", "content": {"type": "text", "text": f"summary {k}"},
-                                    "model": "m", "stopReason": "endTurn"} for k in range(len(actions))]
+                                    "model": "m", "stopReason": "endTurn"} if rng.random() < 0.85
+                                   else {"error": {"code": rng.choice([-1, 3]), "message": "no model"}}
+                                   for k in range(len(actions))]
         late = 0  # a late user (or model) now and then, twice a session at most (the recorder waits it out):
         for kind in answers:  # past a call's 0.5 s, short of the client's 5 s
             for k, answer in enumerate(answers[kind]):
@@ -305,6 +308,8 @@ def histogram(sessions: list[dict[str, Any]]) -> dict[str, int]:
             for answer in answers:
                 if answer.get("delay"):
                     bump(f"answers.{kind}.delay")
+                if "error" in answer:
+                    bump(f"answers.{kind}.error")
         for action in session.get("actions", []):
             bump(action["op"])
             for key in action:
@@ -331,4 +336,5 @@ EXPECTED = {"ping", "list", "call", "read", "get", "complete", "set_level", "sub
             "list.tools", "list.resources", "list.templates", "list.prompts",
             "call.read_timeout", "list.cache_mode", "read.cache_mode", "session.read_timeout",
             "session.input_required_max_rounds", "client_info.title", "client_info.description",
-            "client_info.websiteUrl", "client_info.icons", "answers.elicitation.delay", "answers.sampling.delay"}
+            "client_info.websiteUrl", "client_info.icons", "answers.elicitation.delay", "answers.sampling.delay",
+            "answers.elicitation.error", "answers.sampling.error"}

@@ -50,6 +50,12 @@ def _file(tmp_path: Path, **session) -> Path:
                                                              "not negative"]),
     ({"actions": [{**CALL, "input_responses": {"k": {**YES, "delay": 1}}}]},
      ["input_responses.k.delay", "unknown field 'delay'"]),
+    ({"answers": {"elicitation": [{"error": {"code": "7", "message": "m"}}]}},
+     ["$.sessions[0].answers.elicitation[0].error.code", "expected an integer"]),
+    ({"answers": {"sampling": [{"error": {"code": 7}}]}}, ["$.sessions[0].answers.sampling[0].error",
+                                                           "missing field 'message'"]),
+    ({"answers": {"sampling": [{"error": {"code": 7, "message": "m"}, "model": "x"}]}},
+     ["$.sessions[0].answers.sampling[0].model", "unknown field 'model' in a scripted sampling refusal"]),
 ])
 def test_bad_values_are_one_line_errors(tmp_path: Path, session: dict, words: list[str]):
     path = _file(tmp_path, **session)
@@ -132,6 +138,9 @@ def _flipped(session_name: str, change) -> dict:
     ("values_legacy_client_info", lambda s: s["client_info"]["icons"][1].update(theme="light")),
     ("values_modern_client_info", lambda s: s["client_info"].update(websiteUrl=None)),
     ("values_max_rounds_zero", lambda s: s.update(input_required_max_rounds=1)),
+    ("values_legacy_refused_question", lambda s: s["answers"]["elicitation"][1]["error"].update(data="x")),
+    ("values_modern_refused_question", lambda s: s["answers"]["sampling"].__setitem__(
+        0, {"role": "assistant", "content": {"type": "text", "text": "S"}, "model": "m"})),
 ])
 def test_the_check_fails_when_one_value_is_flipped(tmp_path: Path, name: str, flip):
     committed = load_recording(str(RECORDING)).session(name)

@@ -104,6 +104,8 @@ class Answers:
         answer = left.pop(0)
         if isinstance(answer.get("delay"), (int, float)) and self.late is not None:
             self.late(kind, answer["delay"])  # may raise `TimedOut`: the answer is never sent
+        if "error" in answer:  # the callback returned ErrorData: the question is refused with it
+            raise NotSupported(_error_data(answer["error"]))
         if not valid_answer(kind, answer):
             # The SDK validates the callback's result with its model; a pydantic ValidationError is
             # answered as INVALID_PARAMS with empty data (mcp.shared.jsonrpc_dispatcher).
@@ -139,6 +141,14 @@ def valid_answer(kind: str, answer: dict[str, Any]) -> bool:
     values = (answer.get("content") or {}).values()
     return all(isinstance(v, _ELICIT_VALUE) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
                for v in values)
+
+
+def _error_data(error: dict[str, Any]) -> dict[str, Any]:
+    """``ErrorData`` as the SDK writes it: code, message, and data unless it is null."""
+    out = {"code": error["code"], "message": error["message"]}
+    if error.get("data") is not None:
+        out["data"] = copy_json(error["data"])
+    return out
 
 
 def _root(root: dict[str, Any]) -> dict[str, Any]:

@@ -47,8 +47,10 @@ with a sampling callback), ``extensions`` (identifier -> settings, advertised wi
 
 Scripted answers (``answers``): what the user says to each ``elicitation/create`` and what
 the model says to each ``sampling/createMessage``, used in order, as the result objects the
-client returns. A session that scripts an answer of a kind declares that capability. An answer
-may say ``"delay": SECONDS``: the callback returns it that late (a user slow to answer).
+client returns, or ``{"error": {"code": N, "message": TEXT, "data": VALUE?}}``: the callback
+refuses the question with that ``ErrorData``. A session that scripts an answer of a kind declares
+that capability. An answer may say ``"delay": SECONDS``: the callback returns it that late (a user
+slow to answer).
 
 Time is modelled only where it is the client's own: the server answers at once, and a read
 timeout fires when the client's late answers to a call's questions outlast it. A timeout shorter
@@ -132,7 +134,10 @@ SAMPLING_FIELDS = {
     "model": Field(str),
     "stopReason": Field(str, required=False),
 }
-_DELAY = {"delay": Field((int, float), required=False)}  # a scripted answer's only: the seeds are sent at once
+_DELAY = {"delay": Field((int, float), required=False)}
+#: mcp_types.ErrorData, which a callback may return instead of a result
+ERROR_DATA_FIELDS = {"code": Field(int), "message": Field(str), "data": Field((str, int, float, bool, dict, list),
+                                                                                required=False, nullable=True)}  # a scripted answer's only: the seeds are sent at once
 
 
 def _check_seed(seed: Any, path: list[str | int]) -> None:
@@ -233,6 +238,11 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
     check_object(answers, ANSWER_FIELDS, path + ["answers"], "the answers")
     for kind, fields in (("elicitation", ELICIT_FIELDS), ("sampling", SAMPLING_FIELDS)):
         for i, answer in enumerate(answers.get(kind, [])):
-            check_object(answer, {**fields, **_DELAY}, path + ["answers", kind, i], f"a scripted {kind} answer")
+            here = path + ["answers", kind, i]
+            if type(answer) is dict and "error" in answer:
+                check_object(answer, {"error": Field(dict), **_DELAY}, here, f"a scripted {kind} refusal")
+                check_object(answer["error"], ERROR_DATA_FIELDS, here + ["error"], "the error")
+            else:
+                check_object(answer, {**fields, **_DELAY}, here, f"a scripted {kind} answer")
             if "delay" in answer:
                 _check_seconds(answer["delay"], path + ["answers", kind, i, "delay"], "a delay", 0)
