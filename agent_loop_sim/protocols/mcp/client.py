@@ -25,7 +25,8 @@ application's callbacks. What the SDK adds by itself is modelled here, not scrip
   once: its own time is not modelled). When they outlast it, the late answer is never sent: the
   client cancels the request ("timed out after Ns") and the application goes on, as above, once
   the question is withdrawn. In 2026-07-28 a question ends its round, so no clock runs while
-  the user thinks;
+  the user thinks. A request the server never answers (a tool that waits forever) times out
+  when nothing more is coming (`time_out`): the cancel goes out and the application goes on;
 * the client info as ``Implementation`` serialises it (its fields' order, unset ones left out),
   in ``initialize`` or in every request's envelope;
 * ``input_required_max_rounds``: past it the call gives up without sending anything.

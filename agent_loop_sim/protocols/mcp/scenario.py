@@ -53,7 +53,9 @@ that capability. An answer may say ``"delay": SECONDS``: the callback returns it
 slow to answer).
 
 Time is modelled only where it is the client's own: the server answers at once, and a read
-timeout fires when the client's late answers to a call's questions outlast it. A timeout shorter
+timeout fires when the client's late answers to a call's questions outlast it, or when the
+server never answers (a world's tool that waits forever; without a timeout such a call would
+wait forever, and the session is refused). A timeout shorter
 than `MIN_TIMEOUT` (or a late answer within that much of it) would race the server's own time
 to answer: such a scenario is refused, not guessed.
 """
