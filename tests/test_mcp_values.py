@@ -221,3 +221,17 @@ def test_the_waiting_check_fails_when_the_server_model_answers_a_cancelled_wait(
         return out or [{"jsonrpc": "2.0", "id": params.get("requestId"), "error": {"code": -32800, "message": "x"}}]
     monkeypatch.setattr(server_module.ServerConnection, "_cancel", cancel_and_say_so)
     assert diff_sessions([committed], [engine.run_session(scenarios.load(WAITING).session(name))]) != []
+
+
+def test_a_raw_line_calling_a_tool_that_never_answers_is_refused(tmp_path: Path):
+    call = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "wait", "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                                  "io.modelcontextprotocol/clientCapabilities": {}}}})
+    path = tmp_path / "raw.json"
+    path.write_text(json.dumps({"recording": "raw.json", "world": str(ROOT / "worlds" / "waiting.json"),
+                                "sessions": [{"name": "r", "family": "mcp", "mode": "raw", "title": "t",
+                                              "lines": [call]}]}))
+    done = run_cli("run", str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    (line,) = done.stderr.strip().splitlines()
+    assert "session 'r'" in line and "$.lines[0]" in line and "never answers" in line

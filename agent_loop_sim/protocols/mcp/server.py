@@ -90,6 +90,11 @@ class ServerConnection:
     # the wire changes of the SDK release spoken (`releases`): the pinned release's by default
     rules: frozenset[str] = field(default_factory=MCP_RELEASES.rules)
 
+    @property
+    def never_answering(self) -> int:
+        """How many calls wait forever (a tool's ``wait`` step), until a cancellation ends them."""
+        return len(self._waiting)
+
     def state(self) -> dict[str, Any]:
         """The connection's state as JSON, for a person stepping through a session."""
         out: dict[str, Any] = {"era": self.era.value}

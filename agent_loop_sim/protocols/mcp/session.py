@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
+from ...errors import InputError
 from ...scenarios import Session
 from ...transcript import Message
 from . import jsonrpc
@@ -33,7 +34,7 @@ def play_raw(lines: list[str], server: ServerConnection, observe: Observer | Non
     decoded once for the log and the server alike; the server's messages are logged as it wrote
     them (fresh objects, which a JSON round trip would only copy)."""
     log: list[Message] = []
-    for line in lines:
+    for i, line in enumerate(lines):
         try:
             decoded = _decode(line)
         except json.JSONDecodeError:  # not JSON: logged as it is, dropped by the transport
@@ -46,6 +47,11 @@ def play_raw(lines: list[str], server: ServerConnection, observe: Observer | Non
             observe(len(log), server.state())
         for m in replies:  # (one by one: see `play_client`)
             log.append(Message("server", "client", m))
+        if server.never_answering:
+            # The recorder waits for each request's answer before writing the next line (a cancel
+            # could only come after it): a raw session has no timeout, and would wait forever.
+            raise InputError("this line calls a tool that never answers: a raw session, which waits for "
+                             "every answer, would wait forever", path=f"$.lines[{i}]")
     log.extend([Message("server", "client", m) for m in server.close()])  # the recorder closes stdin last
     return log
 
