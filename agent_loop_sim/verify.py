@@ -127,7 +127,7 @@ def tour(world: dict[str, Any], definition: ServerDefinition) -> list[dict[str, 
                 # A call that may never be answered needs a read timeout to end (arguments read as
                 # invalid may be accepted: every call has one); the tools are listed first, so the
                 # server's start is not on a call's clock.
-                calls = [{**call, "read_timeout": 1.0} for call in calls]
+                calls = [{**call, "read_timeout_seconds": 1.0} for call in calls]
                 first = [{"op": "list", "what": "tools"}]
             session: dict[str, Any] = {"name": f"{slug}_{_slug(tool.function)}", "family": "mcp", "mode": mode,
                                        "title": f"{mode}: {tool.name} with valid and invalid arguments",

@@ -171,7 +171,7 @@ async def _call(client: Client, action: dict[str, Any], cancel_call: list[Any], 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         pass
     progress = on_progress if action.get("progress") else None
-    timeout = action.get("read_timeout")
+    timeout = action.get("read_timeout_seconds")
     if not action.get("cancel"):
         try:
             await client.call_tool(action["tool"], action.get("arguments"), read_timeout_seconds=timeout,
@@ -298,8 +298,8 @@ async def record_client_session(session: scenarios.Session, log: Path, servers: 
         callbacks["log_level"] = spec["log_level"]
     if "sampling_capabilities" in spec:
         callbacks["sampling_capabilities"] = types.SamplingCapability.model_validate(spec["sampling_capabilities"])
-    if "read_timeout" in spec:
-        callbacks["read_timeout_seconds"] = spec["read_timeout"]
+    if "read_timeout_seconds" in spec:
+        callbacks["read_timeout_seconds"] = spec["read_timeout_seconds"]
     if "input_required_max_rounds" in spec:
         callbacks["input_required_max_rounds"] = spec["input_required_max_rounds"]
     if "extensions" in spec:

@@ -175,7 +175,7 @@ def _client_action(rng: random.Random, gen: _RawGenerator, op: str | None = None
         if force or rng.random() < 0.25:
             action["cancel"] = True
         if timed and (force or rng.random() < 0.3):
-            action["read_timeout"] = 0.5
+            action["read_timeout_seconds"] = 0.5
     elif op in ("read", "subscribe", "unsubscribe"):
         action["uri"] = rng.choice(["docs://readme", "docs://nope"])
     elif op == "get":
@@ -264,7 +264,7 @@ def client_sessions(seed: int, count: int) -> list[dict[str, Any]]:
             # a call whose question is answered late, first (so that answer is its): it times out
             kind = rng.choice(asked)
             tool = {"elicitation": ("delete_file", {"path": "build/"}), "sampling": ("summarise", {"text": "t"})}[kind]
-            actions.insert(0, {"op": "call", "tool": tool[0], "arguments": tool[1], "read_timeout": 0.5})
+            actions.insert(0, {"op": "call", "tool": tool[0], "arguments": tool[1], "read_timeout_seconds": 0.5})
             answers[kind][0] = {**answers[kind][0], "delay": 0.8}
         if answers:
             session["answers"] = answers
@@ -272,7 +272,7 @@ def client_sessions(seed: int, count: int) -> list[dict[str, Any]]:
         if every or rng.random() < 0.3:
             session["client_info"] = _client_info(rng, every)
         if every or rng.random() < 0.15:
-            session["read_timeout"] = 5
+            session["read_timeout_seconds"] = 5
         if every or rng.random() < 0.15:
             session["input_required_max_rounds"] = rng.choice([0, 1, 10])
         if every or rng.random() < 0.3:
@@ -299,7 +299,7 @@ def histogram(sessions: list[dict[str, Any]]) -> dict[str, int]:
     for session in sessions:
         bump(f"mode={session['mode']}")
         for key in ("client_info", "roots", "log_level", "logging_callback", "message_handler", "answers",
-                    "sampling_capabilities", "extensions", "read_timeout", "input_required_max_rounds"):
+                    "sampling_capabilities", "extensions", "read_timeout_seconds", "input_required_max_rounds"):
             if key in session:
                 bump(f"session.{key}")
         for key in session.get("client_info", {}):
@@ -334,7 +334,7 @@ EXPECTED = {"ping", "list", "call", "read", "get", "complete", "set_level", "sub
             "call.input_responses", "call.request_state", "read.input_responses", "read.request_state",
             "get.input_responses", "get.request_state", "mode=legacy", f"mode={REVISION}", "mode=auto",
             "list.tools", "list.resources", "list.templates", "list.prompts",
-            "call.read_timeout", "list.cache_mode", "read.cache_mode", "session.read_timeout",
+            "call.read_timeout_seconds", "list.cache_mode", "read.cache_mode", "session.read_timeout_seconds",
             "session.input_required_max_rounds", "client_info.title", "client_info.description",
             "client_info.websiteUrl", "client_info.icons", "answers.elicitation.delay", "answers.sampling.delay",
             "answers.elicitation.error", "answers.sampling.error"}

@@ -39,9 +39,10 @@ def _file(tmp_path: Path, **session) -> Path:
     ({"client_info": {"name": "n", "version": "1", "icons": [{"mimeType": "image/png"}]}},
      ["$.sessions[0].client_info.icons[0]", "missing field 'src'"]),
     ({"client_info": {"name": "n", "version": None}}, ["$.sessions[0].client_info.version", "got null"]),
-    ({"read_timeout": 0.05}, ["$.sessions[0].read_timeout", "at least 0.1 s"]),
-    ({"read_timeout": True}, ["$.sessions[0].read_timeout", "got true or false"]),
-    ({"actions": [{**CALL, "read_timeout": -1}]}, ["$.sessions[0].actions[0].read_timeout", "at least 0.1 s"]),
+    ({"read_timeout_seconds": 0.05}, ["$.sessions[0].read_timeout_seconds", "at least 0.1 s"]),
+    ({"read_timeout_seconds": True}, ["$.sessions[0].read_timeout_seconds", "got true or false"]),
+    ({"actions": [{**CALL, "read_timeout_seconds": -1}]},
+     ["$.sessions[0].actions[0].read_timeout_seconds", "at least 0.1 s"]),
     ({"actions": [{"op": "list", "what": "tools", "cache_mode": "never"}]},
      ["$.sessions[0].actions[0].cache_mode", "'never' is not one of"]),
     ({"actions": [{"op": "ping", "cache_mode": "use"}]}, ["$.sessions[0].actions[0].cache_mode", "unknown field"]),
@@ -66,7 +67,8 @@ def test_bad_values_are_one_line_errors(tmp_path: Path, session: dict, words: li
 
 
 def test_a_late_answer_as_long_as_the_timeout_is_refused_as_timing(tmp_path: Path):
-    path = _file(tmp_path, actions=[{**CALL, "read_timeout": 0.5}], answers={"elicitation": [{**YES, "delay": 0.55}]})
+    path = _file(tmp_path, actions=[{**CALL, "read_timeout_seconds": 0.5}],
+                 answers={"elicitation": [{**YES, "delay": 0.55}]})
     done = run_cli("run", str(path))
     assert done.returncode == 2 and done.stdout == ""
     (line,) = done.stderr.strip().splitlines()
@@ -82,9 +84,9 @@ def test_implementation_is_sent_in_the_sdks_field_order_without_nulls():
 
 
 def _legacy_call(delay: float, timeout: float | None, session_timeout: float | None = None):
-    client = ClientModel(mode="legacy", actions=[{**CALL, **({"read_timeout": timeout} if timeout else {})},
+    client = ClientModel(mode="legacy", actions=[{**CALL, **({"read_timeout_seconds": timeout} if timeout else {})},
                                                  {"op": "ping"}],
-                         answers=Answers(elicitation=[{**YES, "delay": delay}]), read_timeout=session_timeout)
+                         answers=Answers(elicitation=[{**YES, "delay": delay}]), read_timeout_seconds=session_timeout)
     (init,) = client.start()
     sent = client.receive({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "2025-11-25"}})
     call = sent[-1]
@@ -108,7 +110,7 @@ def test_the_reason_names_the_timeout_as_given_and_a_calls_own_wins():
 
 
 def test_a_late_answer_spends_no_clock_in_2026():
-    client = ClientModel(mode="2026-07-28", actions=[{**CALL, "read_timeout": 0.5}],
+    client = ClientModel(mode="2026-07-28", actions=[{**CALL, "read_timeout_seconds": 0.5}],
                          answers=Answers(elicitation=[{**YES, "delay": 9}]))
     (call,) = client.start()
     ask = {"resultType": "input_required", "inputRequests": {"confirm": {"method": "elicitation/create", "params": {}}}}
@@ -134,7 +136,7 @@ def _flipped(session_name: str, change) -> dict:
 
 @pytest.mark.parametrize("name, flip", [
     ("values_legacy_late_answer", lambda s: s["answers"]["elicitation"][0].update(delay=0.2)),
-    ("values_legacy_session_timeout", lambda s: s["actions"][1].update(read_timeout=0.5)),
+    ("values_legacy_session_timeout", lambda s: s["actions"][1].update(read_timeout_seconds=0.5)),
     ("values_legacy_client_info", lambda s: s["client_info"]["icons"][1].update(theme="light")),
     ("values_modern_client_info", lambda s: s["client_info"].update(websiteUrl=None)),
     ("values_max_rounds_zero", lambda s: s.update(input_required_max_rounds=1)),
@@ -179,7 +181,7 @@ def test_a_call_never_answered_without_a_timeout_is_refused(tmp_path: Path):
 
 
 def test_a_call_never_answered_times_out_and_the_application_goes_on(tmp_path: Path):
-    path = _waiting_file(tmp_path, mode="2026-07-28", actions=[{"op": "call", "tool": "wait", "read_timeout": 2},
+    path = _waiting_file(tmp_path, mode="2026-07-28", actions=[{"op": "call", "tool": "wait", "read_timeout_seconds": 2},
                                                                {"op": "call", "tool": "echo", "arguments": {"text": "x"}}])
     messages = [m.json for m in engine.run_session(scenarios.load(path).session("s")).messages]
     cancel = messages[1]
@@ -196,7 +198,7 @@ def test_a_wait_step_is_forever_or_nothing():
 
 
 @pytest.mark.parametrize("name, flip", [
-    ("waiting_legacy_timeout", lambda s: s["actions"][0].update(read_timeout=0.7)),
+    ("waiting_legacy_timeout", lambda s: s["actions"][0].update(read_timeout_seconds=0.7)),
     ("waiting_modern_timeout", lambda s: s["actions"][1].update(tool="echo", arguments={"text": "t"})),
 ])
 def test_the_waiting_check_fails_when_one_value_is_flipped(tmp_path: Path, name: str, flip):

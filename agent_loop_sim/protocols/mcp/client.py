@@ -197,11 +197,22 @@ class RoundsExceeded(Exception):
 
 
 def implementation(info: dict[str, Any]) -> dict[str, Any]:
-    """A client info as ``Implementation.model_dump(by_alias=True, exclude_none=True)`` writes it."""
-    out = {k: copy_json(info[k]) for k in IMPLEMENTATION_FIELDS if info.get(k) is not None}
+    """A client info as ``Implementation.model_dump(by_alias=True, exclude_none=True)`` writes it
+    (a field given by its Python name too: the wire's name wins, as pydantic's alias does)."""
+    out = {k: copy_json(v) for k in IMPLEMENTATION_FIELDS if (v := _field(info, k)) is not None}
     if "icons" in out:
-        out["icons"] = [{k: icon[k] for k in ICON_FIELDS if icon.get(k) is not None} for icon in out["icons"]]
+        out["icons"] = [{k: v for k in ICON_FIELDS if (v := _field(icon, k)) is not None} for icon in out["icons"]]
     return out
+
+
+def _field(model: dict[str, Any], alias: str) -> Any:
+    if alias in model:
+        return model[alias]
+    return model.get(_PYTHON_NAMES.get(alias, alias))
+
+
+#: the fields whose Python name is not their wire name
+_PYTHON_NAMES = {"websiteUrl": "website_url", "mimeType": "mime_type"}
 
 
 class RequestFailed(Exception):
@@ -221,7 +232,7 @@ class ClientModel:
     answers: Answers
     client_info: dict[str, Any] = field(default_factory=lambda: dict(CLIENT_INFO))
     log_level: str | None = None  # the 2026-07-28 per-request log opt-in (Client(log_level=...))
-    read_timeout: float | None = None  # every request's (Client(read_timeout_seconds=...))
+    read_timeout_seconds: float | None = None  # every request's (Client(read_timeout_seconds=...))
     max_rounds: int = INPUT_REQUIRED_MAX_ROUNDS  # Client(input_required_max_rounds=...)
     version: str | None = None  # the negotiated revision
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
@@ -331,7 +342,9 @@ class ClientModel:
         self.answers.late = self._late
         yield from self._connect()
         for action in self.actions:
-            self._timeout = action.get("read_timeout", self.read_timeout) if action["op"] == "call" else self.read_timeout
+            self._timeout = self.read_timeout_seconds  # (a call's own wins)
+            if action["op"] == "call":
+                self._timeout = action.get("read_timeout_seconds", self._timeout)
             try:
                 yield from self._perform(action)
             except (RequestFailed, Abandoned, RoundsExceeded):
@@ -504,7 +517,7 @@ class ClientModel:
             self._cancel_at_question = False
         if result.get("resultType", "complete") == "complete" and not result.get("isError"):
             if action["tool"] not in self._known_output_schemas:
-                self._timeout = self.read_timeout
+                self._timeout = self.read_timeout_seconds
                 listing = yield self._request("tools/list")
                 self._learn_tools(listing)
 

@@ -10,7 +10,7 @@ Actions (``actions``), in order::
     {"op": "list", "what": "tools" | "resources" | "templates" | "prompts", "cursor": TEXT?,
      "cache_mode": "use" | "bypass" | "refresh"?}
     {"op": "call", "tool": NAME, "arguments": {...}?, "progress": true?, "cancel": true?,
-     "read_timeout": SECONDS?}
+     "read_timeout_seconds": SECONDS?}
     {"op": "read", "uri": URI, "cache_mode": ...?}
     {"op": "get", "prompt": NAME, "arguments": {...}?}
     {"op": "complete", "ref": {"type": "ref/prompt", "name": N} | {"type": "ref/resource", "uri": U},
@@ -30,12 +30,13 @@ The SDK names listen streams ``listen-N`` from one counter per process, and the 
 a scenario file in one process: only one session of a file may listen (the engine counts per
 session).
 
-``read_timeout`` is ``call_tool``'s ``read_timeout_seconds`` (the session's ``read_timeout``
+A call's ``read_timeout_seconds`` is ``call_tool``'s (the session's ``read_timeout_seconds``
 otherwise); ``cache_mode`` is the cacheable verbs' own.
 
 Session options (the ``Client``'s constructor): ``client_info`` (the SDK's ``Implementation``:
 ``name``, ``version``, and ``title``, ``description``, ``websiteUrl``, ``icons``: [{``src``,
-``mimeType``?, ``sizes``?, ``theme``?}], each optional one may be null), ``read_timeout``
+``mimeType``?, ``sizes``?, ``theme``?}], each optional one may be null; ``website_url`` and
+``mime_type`` as the models also take them, the wire's name winning when both are given), ``read_timeout_seconds``
 (``read_timeout_seconds``: every request's), ``input_required_max_rounds``,
 ``roots`` (the roots a ``list_roots`` callback returns; declares the roots capability),
 ``log_level`` (the per-request log opt-in of 2026-07-28), ``logging_callback`` and
@@ -88,11 +89,11 @@ SESSION_FIELDS = {
     "message_handler": Field(bool, required=False),
     "sampling_capabilities": Field(dict, required=False),
     "extensions": Field(dict, required=False),
-    "read_timeout": Field((int, float), required=False),
+    "read_timeout_seconds": Field((int, float), required=False),
     "input_required_max_rounds": Field(int, required=False),
 }
 CLIENT_OPTIONS = ("client_info", "roots", "log_level", "logging_callback", "message_handler", "sampling_capabilities",
-                  "extensions", "read_timeout", "input_required_max_rounds")
+                  "extensions", "read_timeout_seconds", "input_required_max_rounds")
 
 _META = {"meta": Field(dict, required=False)}
 _CACHE = {"cache_mode": Field(str, required=False, choices=CACHE_MODES)}
@@ -101,7 +102,7 @@ ACTION_FIELDS: dict[str, dict[str, Field]] = {
     "ping": {**_META},
     "list": {"what": Field(str, choices=LISTABLE), "cursor": Field(str, required=False), **_META, **_CACHE},
     "call": {"tool": Field(str), "arguments": Field(dict, required=False), "progress": Field(bool, required=False),
-             "cancel": Field(bool, required=False), "read_timeout": Field((int, float), required=False),
+             "cancel": Field(bool, required=False), "read_timeout_seconds": Field((int, float), required=False),
              **_META, **_SEEDS},
     "read": {"uri": Field(str), **_META, **_SEEDS, **_CACHE},
     "get": {"prompt": Field(str), "arguments": Field(dict, required=False), **_META, **_SEEDS},
@@ -119,12 +120,15 @@ REF_FIELDS = {"ref/prompt": {"type": Field(str), "name": Field(str)},
               "ref/resource": {"type": Field(str), "uri": Field(str)}}
 ARGUMENT_FIELDS = {"name": Field(str), "value": Field(str)}
 ROOT_FIELDS = {"uri": Field(str), "name": Field(str, required=False)}
-#: mcp_types.Implementation and Icon, by their wire names (null is what an unset optional field is)
+#: mcp_types.Implementation and Icon, by their wire names and, as the models also take them, by
+#: their Python names (null is what an unset optional field is)
 CLIENT_INFO_FIELDS = {"name": Field(str), "title": Field(str, required=False, nullable=True), "version": Field(str),
                       "description": Field(str, required=False, nullable=True),
                       "websiteUrl": Field(str, required=False, nullable=True),
+                      "website_url": Field(str, required=False, nullable=True),
                       "icons": Field(list, required=False, nullable=True)}
 ICON_FIELDS = {"src": Field(str), "mimeType": Field(str, required=False, nullable=True),
+               "mime_type": Field(str, required=False, nullable=True),
                "sizes": Field(list, required=False, nullable=True),
                "theme": Field(str, required=False, nullable=True, choices=("light", "dark"))}
 
@@ -214,8 +218,9 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
                                  path=json_path(here + ["ref", "type"]))
             check_object(ref, REF_FIELDS[kind], here + ["ref"], "a reference")
             check_object(action["argument"], ARGUMENT_FIELDS, here + ["argument"], "the argument")
-        if "read_timeout" in action:
-            _check_seconds(action["read_timeout"], here + ["read_timeout"], "a read timeout", MIN_TIMEOUT)
+        if "read_timeout_seconds" in action:
+            _check_seconds(action["read_timeout_seconds"], here + ["read_timeout_seconds"], "a read timeout",
+                           MIN_TIMEOUT)
             for key, value in action.get("context", {}).items():
                 Field(str).check(value, here + ["context", key])
     for key in ("context", "tools"):
@@ -229,8 +234,8 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
         Field(dict).check(value, path + ["extensions", key])
     if "client_info" in raw:
         _check_client_info(raw["client_info"], path + ["client_info"])
-    if "read_timeout" in raw:
-        _check_seconds(raw["read_timeout"], path + ["read_timeout"], "a read timeout", MIN_TIMEOUT)
+    if "read_timeout_seconds" in raw:
+        _check_seconds(raw["read_timeout_seconds"], path + ["read_timeout_seconds"], "a read timeout", MIN_TIMEOUT)
     if raw.get("input_required_max_rounds", 0) < 0:
         raise InputError("input_required_max_rounds cannot be negative",
                          path=json_path(path + ["input_required_max_rounds"]))

@@ -114,7 +114,7 @@ def client_for(spec: dict[str, Any], rules: frozenset[str] | None = None) -> Cli
             extensions=spec.get("extensions"),
         ),
         log_level=spec.get("log_level"),
-        read_timeout=spec.get("read_timeout"),
+        read_timeout_seconds=spec.get("read_timeout_seconds"),
         rules=rules,
     )
     if "client_info" in spec:
