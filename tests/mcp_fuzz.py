@@ -216,7 +216,9 @@ def _client_info(rng: random.Random, every: bool) -> dict[str, Any]:
                                                                  "theme": rng.choice(["light", "dark", None])}], [], None]}
     for key, values in optional.items():
         if every or rng.random() < 0.3:
-            info[key] = rng.choice(values)
+            # (now and then by the model's Python name, which the SDK also takes)
+            info[{"websiteUrl": "website_url"}.get(key, key) if not every and rng.random() < 0.25 else key] = \
+                rng.choice(values)
     # (the SDK sends its fields in its own order, whatever order they were given in)
     return dict(rng.sample(sorted(info.items()), len(info)))
 
