@@ -109,7 +109,20 @@ def drive_sdk_server(session: Session, socket_path: str, timeout: float) -> Tran
         try:
             send_all(client.start())
             while awaited is not None:
-                line = wire.read_line()
+                # The client's read timeout, for real: the engine's client times out when nothing
+                # more comes, and a server that never answers says so only by its silence.
+                patience = client.pending_timeout()
+                sock.settimeout(timeout if patience is None else patience)
+                try:
+                    line = wire.read_line()
+                except (TimeoutError, socket.timeout):
+                    if patience is None:
+                        raise
+                    send_all(client.time_out())
+                    if client.finished:
+                        awaited = None
+                    continue
+                sock.settimeout(timeout)
                 if line is None:
                     raise RecorderError(f"session {session.name!r}: the SDK server closed the connection")
                 log.append(Message.from_line("server", "client", line))

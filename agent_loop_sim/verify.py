@@ -133,13 +133,20 @@ def tour(world: dict[str, Any], definition: ServerDefinition) -> list[dict[str, 
             answers = _answers(raw.get("steps", []))
             calls = [{"op": "call", "tool": tool.name, "arguments": valid_arguments(tool), "progress": True}]
             calls += [{"op": "call", "tool": tool.name, "arguments": bad} for bad in invalid_arguments(tool)]
+            first: list[dict[str, Any]] = []
+            if '"wait"' in json.dumps(raw.get("steps", [])):
+                # A call that may never be answered needs a read timeout to end (arguments read as
+                # invalid may be accepted: every call has one); the tools are listed first, so the
+                # server's start is not on a call's clock.
+                calls = [{**call, "read_timeout_seconds": 1.0} for call in calls]
+                first = [{"op": "list", "what": "tools"}]
             session: dict[str, Any] = {"name": f"{slug}_{_slug(tool.function)}", "family": "mcp", "mode": mode,
                                        "title": f"{mode}: {tool.name} with valid and invalid arguments",
-                                       "actions": calls}
+                                       "actions": first + calls}
             if mode != "legacy":  # 2026-07-28 sends a call's log messages only at the levels it opts in to
                 session["log_level"] = "info"
             if answers:
-                session["actions"] = calls[:1]  # a question is answered once; the invalid calls ask none
+                session["actions"] = first + calls[:1]  # a question is answered once; the invalid calls ask none
                 session["answers"] = answers
                 sessions.append(session)
                 session = {"name": f"{slug}_{_slug(tool.function)}_invalid", "family": "mcp", "mode": mode,

@@ -26,7 +26,7 @@ STATELESS_REVISION = "2026-07-28"
 
 #: Names the program defines or imports: a tool function or model may not take one.
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
-                      "ToolError", "STATELESS_REVISION"})
+                      "ToolError", "STATELESS_REVISION", "anyio"})
 
 _SCALARS = {"integer": "int", "number": "float", "string": "str", "boolean": "bool", "null": "None"}
 
@@ -34,6 +34,8 @@ _PRELUDE = '''\
 import base64
 import warnings
 from typing import Literal
+
+import anyio
 
 import mcp_types as types
 from pydantic import BaseModel
@@ -189,6 +191,8 @@ class _Writer:
                            f"[0].content)")
             elif "log" in step:
                 out.append(f"{indent}await ctx.log({step['log']!r}, {self.expr(step['message'])})")
+            elif "wait" in step:
+                out.append(f"{indent}await anyio.sleep_forever()")
             else:
                 raise WorldCodeError(f"unknown step {sorted(step)!r}")
         return out

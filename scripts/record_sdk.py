@@ -29,6 +29,7 @@ import anyio
 import mcp_types as types
 from mcp import Client
 from mcp.client import advertise
+from mcp.client._input_required import InputRequiredRoundsExceededError
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp.client.subscriptions import ListenNotSupportedError
@@ -120,6 +121,41 @@ class _Script:
         return self.left[kind].pop(0)
 
 
+class _Questions:
+    """The server's questions whose callbacks are still running (a late answer sleeping).
+
+    A call that timed out while its question waits for a late answer goes on only once the
+    server has withdrawn the question (its ``notifications/cancelled`` ends the callback), so the
+    order on the wire does not depend on timing."""
+
+    def __init__(self) -> None:
+        self.open = 0
+        self.closed = anyio.Event()
+
+    async def answer(self, kind: str, script: _Script) -> dict[str, Any]:
+        answer = dict(script.next(kind))
+        delay = answer.pop("delay", 0)
+        self.open += 1
+        try:
+            if delay:
+                await anyio.sleep(delay)  # the user (or the model) answers late
+        finally:
+            self.open -= 1
+            if not self.open:
+                self.closed.set()
+                self.closed = anyio.Event()
+        return answer
+
+    async def withdrawn(self) -> None:
+        while self.open:
+            await self.closed.wait()
+
+
+def _answer(model: Any, answer: dict[str, Any]) -> Any:
+    """A callback's return: the result, or the ``ErrorData`` the application refuses the question with."""
+    return types.ErrorData.model_validate(answer["error"]) if "error" in answer else model.model_validate(answer)
+
+
 def _seeds(action: dict[str, Any]) -> dict[str, Any]:
     """The first request's ``input_responses`` and ``request_state``, when the scenario seeds them."""
     out: dict[str, Any] = {}
@@ -132,13 +168,19 @@ def _seeds(action: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-async def _call(client: Client, action: dict[str, Any], cancel_call: list[Any]) -> None:
+async def _call(client: Client, action: dict[str, Any], cancel_call: list[Any], questions: _Questions) -> None:
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         pass
     progress = on_progress if action.get("progress") else None
+    timeout = action.get("read_timeout_seconds")
     if not action.get("cancel"):
-        await client.call_tool(action["tool"], action.get("arguments"), progress_callback=progress,
-                               meta=action.get("meta"), **_seeds(action))
+        try:
+            await client.call_tool(action["tool"], action.get("arguments"), read_timeout_seconds=timeout,
+                                   progress_callback=progress, meta=action.get("meta"), **_seeds(action))
+        except MCPError as error:
+            if error.code == types.REQUEST_TIMEOUT:
+                await questions.withdrawn()
+            raise
         return
     # Abandoned when the server asks its first question: the callback cancels this scope (the SDK
     # then sends notifications/cancelled) and never answers. The next action waits until the
@@ -150,11 +192,12 @@ async def _call(client: Client, action: dict[str, Any], cancel_call: list[Any]) 
     try:
         with anyio.CancelScope() as scope:
             cancel_call[:] = [scope, withdrawn]
-            await client.call_tool(action["tool"], action.get("arguments"), progress_callback=progress,
-                                   meta=action.get("meta"), **_seeds(action))
+            await client.call_tool(action["tool"], action.get("arguments"), read_timeout_seconds=timeout,
+                                   progress_callback=progress, meta=action.get("meta"), **_seeds(action))
         if scope.cancelled_caught:
             await withdrawn.wait()
     finally:
+        # (also when the call failed before any question: a later call's question is not this one's)
         cancel_call.clear()
 
 
@@ -169,7 +212,8 @@ async def _cancel_written(log: Path, request_id: str) -> None:
         await anyio.sleep(0.005)
 
 
-async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list[Any], log: Path) -> None:
+async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list[Any], log: Path,
+                questions: _Questions) -> None:
     for action in actions:
         op, meta = action["op"], action.get("meta")
         try:
@@ -178,11 +222,13 @@ async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list
             elif op == "list":
                 lister = {"tools": client.list_tools, "resources": client.list_resources,
                           "templates": client.list_resource_templates, "prompts": client.list_prompts}
-                await lister[action["what"]](cursor=action.get("cursor"), meta=meta)
+                await lister[action["what"]](cursor=action.get("cursor"), meta=meta,
+                                             cache_mode=action.get("cache_mode", "use"))
             elif op == "call":
-                await _call(client, action, cancel_call)
+                await _call(client, action, cancel_call, questions)
             elif op == "read":
-                await client.read_resource(action["uri"], meta=meta, **_seeds(action))
+                await client.read_resource(action["uri"], meta=meta, cache_mode=action.get("cache_mode", "use"),
+                                           **_seeds(action))
             elif op == "get":
                 await client.get_prompt(action["prompt"], action.get("arguments"), meta=meta, **_seeds(action))
             elif op == "complete":
@@ -208,8 +254,8 @@ async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list
             elif op == "progress":
                 await client.session.send_progress_notification(action["token"], action["progress"],
                                                                 action.get("total"), action.get("message"))
-        except (MCPError, ListenNotSupportedError):
-            pass  # an error answer is part of the session; the application goes on
+        except (MCPError, ListenNotSupportedError, InputRequiredRoundsExceededError):
+            pass  # an error answer (or a call given up locally) is part of the session; the application goes on
 
 
 async def record_client_session(session: scenarios.Session, log: Path, servers: Servers) -> None:
@@ -218,6 +264,7 @@ async def record_client_session(session: scenarios.Session, log: Path, servers: 
     script = _Script(answers)
     callbacks: dict[str, Any] = {}
     cancel_call: list[Any] = []  # [scope, withdrawn] of a call to abandon at its first question
+    questions = _Questions()
 
     async def abandoned() -> None:
         if not cancel_call:
@@ -231,12 +278,12 @@ async def record_client_session(session: scenarios.Session, log: Path, servers: 
     if "elicitation" in answers:
         async def on_elicit(context: Any, params: Any) -> types.ElicitResult:
             await abandoned()
-            return types.ElicitResult.model_validate(script.next("elicitation"))
+            return _answer(types.ElicitResult, await questions.answer("elicitation", script))
         callbacks["elicitation_callback"] = on_elicit
     if "sampling" in answers:
         async def on_sample(context: Any, params: Any) -> types.CreateMessageResult:
             await abandoned()
-            return types.CreateMessageResult.model_validate(script.next("sampling"))
+            return _answer(types.CreateMessageResult, await questions.answer("sampling", script))
         callbacks["sampling_callback"] = on_sample
     if "roots" in spec:
         async def on_list_roots(context: Any) -> types.ListRootsResult:
@@ -254,12 +301,16 @@ async def record_client_session(session: scenarios.Session, log: Path, servers: 
         callbacks["log_level"] = spec["log_level"]
     if "sampling_capabilities" in spec:
         callbacks["sampling_capabilities"] = types.SamplingCapability.model_validate(spec["sampling_capabilities"])
+    if "read_timeout_seconds" in spec:
+        callbacks["read_timeout_seconds"] = spec["read_timeout_seconds"]
+    if "input_required_max_rounds" in spec:
+        callbacks["input_required_max_rounds"] = spec["input_required_max_rounds"]
     if "extensions" in spec:
         callbacks["extensions"] = [advertise(name, settings) for name, settings in spec["extensions"].items()]
     info = types.Implementation.model_validate(spec["client_info"]) if "client_info" in spec else CLIENT_INFO
     params = StdioServerParameters(command=sys.executable, args=servers.stdio_args(log))
     async with Client(params, mode=spec["mode"], client_info=info, **callbacks) as client:
-        await _play(client, spec["actions"], cancel_call, log)
+        await _play(client, spec["actions"], cancel_call, log, questions)
 
 
 async def record_raw_session(session: scenarios.Session, log: Path, timeout: float, servers: Servers) -> None:

@@ -7,6 +7,10 @@ scenario format with its options, every client option, scripted answers); ``hist
 what was drawn. Left out: ``listen`` (the SDK numbers listen streams per process, so a
 session's ids depend on what else the recorder's process did; see the finding
 ``listen-ids-per-process``).
+Time is drawn only where the SDK's answer follows from it: a call's read timeout of 0.5 s, the
+client's of 5 s, late answers of 0.8 s (past the one, well short of the other); a timeout on
+the first request of a 2026-07-28 session would also time the server's start, so calls carry one
+only after an ``initialize`` or a ``server/discover`` (legacy and auto sessions).
 Both are seeded: the same seed gives the same sessions.
 """
 from __future__ import annotations
@@ -152,8 +156,9 @@ METAS = [{"trace": "t"}, {}, {"io.modelcontextprotocol/logLevel": "info"}, {"n":
 
 
 def _client_action(rng: random.Random, gen: _RawGenerator, op: str | None = None,
-                   force: bool = False) -> dict[str, Any]:
-    """A random action (of ``op`` when given; ``force``: with every option it can take)."""
+                   force: bool = False, timed: bool = False) -> dict[str, Any]:
+    """A random action (of ``op`` when given; ``force``: with every option it can take; ``timed``:
+    a call may carry a read timeout)."""
     op = op or rng.choice(CLIENT_OPS)
     action: dict[str, Any] = {"op": op}
     if op == "list":
@@ -169,6 +174,8 @@ def _client_action(rng: random.Random, gen: _RawGenerator, op: str | None = None
             action["progress"] = True
         if force or rng.random() < 0.25:
             action["cancel"] = True
+        if timed and (force or rng.random() < 0.3):
+            action["read_timeout_seconds"] = 0.5
     elif op in ("read", "subscribe", "unsubscribe"):
         action["uri"] = rng.choice(["docs://readme", "docs://nope"])
     elif op == "get":
@@ -187,6 +194,8 @@ def _client_action(rng: random.Random, gen: _RawGenerator, op: str | None = None
             action["total"] = rng.choice([4, 10.5])
         if force or rng.random() < 0.5:
             action["message"] = "half"
+    if op in ("list", "read") and (force or rng.random() < 0.2):
+        action["cache_mode"] = rng.choice(["use", "bypass", "refresh"])
     if op in ("call", "read", "get"):
         if force or rng.random() < 0.1:
             action["input_responses"] = rng.choice([
@@ -197,6 +206,21 @@ def _client_action(rng: random.Random, gen: _RawGenerator, op: str | None = None
     if op not in ("roots_changed", "progress", "complete", "listen") and (force or rng.random() < 0.25):
         action["meta"] = rng.choice(METAS)
     return action
+
+
+def _client_info(rng: random.Random, every: bool) -> dict[str, Any]:
+    """The SDK's Implementation: name and version, and now and then its optional fields (a null among them)."""
+    info: dict[str, Any] = {"name": rng.choice(["host", "é-host"]), "version": rng.choice(["0", "1.2.3"])}
+    optional = {"title": ["Host", "", None], "description": ["A host.", None], "websiteUrl": ["https://h.example", None],
+                "icons": [[{"src": "https://h.example/i.png"}], [{"src": "s", "mimeType": "image/png", "sizes": ["16x16"],
+                                                                 "theme": rng.choice(["light", "dark", None])}], [], None]}
+    for key, values in optional.items():
+        if every or rng.random() < 0.3:
+            # (now and then by the model's Python name, which the SDK also takes)
+            info[{"websiteUrl": "website_url"}.get(key, key) if not every and rng.random() < 0.25 else key] = \
+                rng.choice(values)
+    # (the SDK sends its fields in its own order, whatever order they were given in)
+    return dict(rng.sample(sorted(info.items()), len(info)))
 
 
 def client_sessions(seed: int, count: int) -> list[dict[str, Any]]:
@@ -212,28 +236,47 @@ def client_sessions(seed: int, count: int) -> list[dict[str, Any]]:
     rng.shuffle(laid_out)
     for i in range(count):
         if i < 3 and laid_out:
-            actions = [_client_action(rng, gen, op, force) for op, force in laid_out]
-            actions += [{"op": "list", "what": what} for what in ("tools", "resources", "templates", "prompts")]
             mode = ["legacy", REVISION, "auto"][i]
+            actions = [_client_action(rng, gen, op, force, timed=mode != REVISION) for op, force in laid_out]
+            actions += [{"op": "list", "what": what} for what in ("tools", "resources", "templates", "prompts")]
         else:
-            actions = [_client_action(rng, gen) for _ in range(rng.randint(1, 6))]
             mode = rng.choice(["legacy", REVISION, "auto"])
+            actions = [_client_action(rng, gen, timed=mode != REVISION) for _ in range(rng.randint(1, 6))]
         session: dict[str, Any] = {"name": f"fuzz_client_{seed}_{i}", "family": "mcp",
                                    "mode": mode, "title": "random actions", "actions": actions}
         answers: dict[str, Any] = {}
         if rng.random() < 0.6:
             answers["elicitation"] = [rng.choice([{"action": "accept", "content": {"confirm": True}},
                                                   {"action": "decline"}, {"action": "cancel"},
-                                                  {"action": "accept", "content": {"confirm": False}}])
+                                                  {"action": "accept", "content": {"confirm": False}},
+                                                  {"error": {"code": -32042, "message": "away", "data": {"n": 1}}}])
                                       for _ in range(len(actions))]
         if rng.random() < 0.6:
             answers["sampling"] = [{"role": "assistant", "content": {"type": "text", "text": f"summary {k}"},
-                                    "model": "m", "stopReason": "endTurn"} for k in range(len(actions))]
+                                    "model": "m", "stopReason": "endTurn"} if rng.random() < 0.85
+                                   else {"error": {"code": rng.choice([-1, 3]), "message": "no model"}}
+                                   for k in range(len(actions))]
+        late = 0  # a late user (or model) now and then, twice a session at most (the recorder waits it out):
+        for kind in answers:  # past a call's 0.5 s, short of the client's 5 s
+            for k, answer in enumerate(answers[kind]):
+                if late < 2 and rng.random() < 0.2:
+                    answers[kind][k], late = {**answer, "delay": 0.8}, late + 1
+        asked = [kind for kind in ("elicitation", "sampling") if kind in answers]
+        if mode == "legacy" and asked and (i == 0 or rng.random() < 0.3):
+            # a call whose question is answered late, first (so that answer is its): it times out
+            kind = rng.choice(asked)
+            tool = {"elicitation": ("delete_file", {"path": "build/"}), "sampling": ("summarise", {"text": "t"})}[kind]
+            actions.insert(0, {"op": "call", "tool": tool[0], "arguments": tool[1], "read_timeout_seconds": 0.5})
+            answers[kind][0] = {**answers[kind][0], "delay": 0.8}
         if answers:
             session["answers"] = answers
         every = i == 1  # one laid-out session has every client option
         if every or rng.random() < 0.3:
-            session["client_info"] = {"name": rng.choice(["host", "é-host"]), "version": rng.choice(["0", "1.2.3"])}
+            session["client_info"] = _client_info(rng, every)
+        if every or rng.random() < 0.15:
+            session["read_timeout_seconds"] = 5
+        if every or rng.random() < 0.15:
+            session["input_required_max_rounds"] = rng.choice([0, 1, 10])
         if every or rng.random() < 0.3:
             session["roots"] = rng.choice([[], [{"uri": "file:///w", "name": "w"}], [{"uri": "file:///a"}]])
         if every or rng.random() < 0.3:
@@ -258,9 +301,17 @@ def histogram(sessions: list[dict[str, Any]]) -> dict[str, int]:
     for session in sessions:
         bump(f"mode={session['mode']}")
         for key in ("client_info", "roots", "log_level", "logging_callback", "message_handler", "answers",
-                    "sampling_capabilities", "extensions"):
+                    "sampling_capabilities", "extensions", "read_timeout_seconds", "input_required_max_rounds"):
             if key in session:
                 bump(f"session.{key}")
+        for key in session.get("client_info", {}):
+            bump(f"client_info.{key}")
+        for kind, answers in session.get("answers", {}).items():
+            for answer in answers:
+                if answer.get("delay"):
+                    bump(f"answers.{kind}.delay")
+                if "error" in answer:
+                    bump(f"answers.{kind}.error")
         for action in session.get("actions", []):
             bump(action["op"])
             for key in action:
@@ -284,4 +335,8 @@ EXPECTED = {"ping", "list", "call", "read", "get", "complete", "set_level", "sub
             "session.message_handler", "session.answers", "session.extensions",
             "call.input_responses", "call.request_state", "read.input_responses", "read.request_state",
             "get.input_responses", "get.request_state", "mode=legacy", f"mode={REVISION}", "mode=auto",
-            "list.tools", "list.resources", "list.templates", "list.prompts"}
+            "list.tools", "list.resources", "list.templates", "list.prompts",
+            "call.read_timeout_seconds", "list.cache_mode", "read.cache_mode", "session.read_timeout_seconds",
+            "session.input_required_max_rounds", "client_info.title", "client_info.description",
+            "client_info.websiteUrl", "client_info.icons", "answers.elicitation.delay", "answers.sampling.delay",
+            "answers.elicitation.error", "answers.sampling.error"}

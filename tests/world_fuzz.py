@@ -3,8 +3,8 @@
 `random_world(rng, index)` is a world file's JSON: a few tools whose parameters are drawn from
 every kind the format has (scalars, enumerations, lists, optionals, defaults, nested models),
 whose steps are drawn from every step (progress with and without total and message, loops,
-questions to the user and the model, resource reads) and whose end is a result built from the
-parameters and the answers, a tool error or a crash; some text and binary resources; prompts
+questions to the user and the model, resource reads, waiting forever) and whose end is a result
+built from the parameters and the answers, a tool error or a crash; some text and binary resources; prompts
 with required and optional arguments. `histogram` counts what was drawn.
 """
 from __future__ import annotations
@@ -130,6 +130,11 @@ def random_world(rng: random.Random, index: int) -> dict[str, Any]:
             params.append(param)
         names = [p["name"] for p in params]
         steps, names = _steps(rng, names, [p["name"] for p in params if p["type"] == "integer"])
+        # A tool that ends by waiting forever (never answered: verify calls it with a read timeout),
+        # drawn from a generator of its own (the rest of the world is what the seed always drew);
+        # the first tool of the first world always waits, so every run reaches it.
+        if (index, t) == (0, 0) or random.Random(f"{index}-{t}-wait").random() < 0.1:
+            steps = steps + [{"wait": "forever"}]
         returns = rng.choice(SCALARS + ["object", "null", None, _kind(rng)])
         tool: dict[str, Any] = {"name": f"tool_{t}" if rng.random() < 0.8 else f"tool-{t}.v{t}", "function": f"tool_{t}",
                                 "description": f"Random tool {t} of world {index}.", "params": params}
@@ -180,7 +185,7 @@ def histogram(worlds: list[dict[str, Any]]) -> Counter:
 
     def walk_steps(steps: list[dict]) -> None:
         for step in steps:
-            name = next(k for k in ("progress", "for", "ask_user", "ask_model", "read", "log") if k in step)
+            name = next(k for k in ("progress", "for", "ask_user", "ask_model", "read", "log", "wait") if k in step)
             drawn[f"step {name}"] += 1
             if name == "for":
                 walk_steps(step["do"])

@@ -79,7 +79,8 @@ def playground_sessions(project: Project) -> list[dict[str, str]]:
 def served_files(project: Project) -> dict[str, list[Path]]:
     """The files the in-browser check reads, by folder (relative to the checkout): the scenario
     files, the pinned releases' recordings, and each other release's (``recordings/<package>-
-    <version>/``), as the command line's ``check`` reads them."""
+    <version>/``), and the world files scenarios name (``worlds/``), as the command line's ``check``
+    reads them."""
     folders = [project.scenario_dir, project.recording_dir]
     if (project.root / "worlds").is_dir():  # (the worlds scenario files name, as ../worlds/NAME.json)
         folders.append(project.root / "worlds")

@@ -19,7 +19,17 @@ application's callbacks. What the SDK adds by itself is modelled here, not scrip
   ``log_level`` opt-in) merged into ``_meta``, or appended as ``_meta`` when there is none;
 * a call abandoned at the server's first question: ``notifications/cancelled`` naming the call
   (the question is never answered); the application goes on once the server has withdrawn
-  its question with its own ``notifications/cancelled``.
+  its question with its own ``notifications/cancelled``;
+* a read timeout: a request's clock runs from its write to its answer, and in the handshake
+  era the client's own late answers to the server's questions spend it (the server answers at
+  once: its own time is not modelled). When they outlast it, the late answer is never sent: the
+  client cancels the request ("timed out after Ns") and the application goes on, as above, once
+  the question is withdrawn. In 2026-07-28 a question ends its round, so no clock runs while
+  the user thinks. A request the server never answers (a tool that waits forever) times out
+  when nothing more is coming (`time_out`): the cancel goes out and the application goes on;
+* the client info as ``Implementation`` serialises it (its fields' order, unset ones left out),
+  in ``initialize`` or in every request's envelope;
+* ``input_required_max_rounds``: past it the call gives up without sending anything.
 """
 from __future__ import annotations
 
@@ -28,13 +38,21 @@ from dataclasses import dataclass, field
 from typing import Any, Generator
 
 from ...errors import InputError
-from ...jsonio import copy_json
+from ...jsonio import copy_json, json_path
 from . import jsonrpc
 from .releases import EMPTY_META_OMITTED, MCP_RELEASES
 from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, LATEST_STATELESS, STATELESS_VERSIONS
 from .wire import wire_for
 
 CLIENT_INFO = {"name": "fixture-client", "version": "1.0.0"}
+#: mcp_types.Implementation's and Icon's fields in their declared order (the order they are sent in)
+IMPLEMENTATION_FIELDS = ("name", "title", "version", "description", "websiteUrl", "icons")
+ICON_FIELDS = ("src", "mimeType", "sizes", "theme")
+#: the SDK's code for a request its client gave up waiting on (mcp_types.REQUEST_TIMEOUT)
+REQUEST_TIMEOUT = -32001
+#: seconds: a late answer this close to a timeout races the server's own time to answer
+#: (`scenario.MIN_TIMEOUT`, which the scenario's own values are held to)
+TIMING_MARGIN = 0.1
 #: the SDK client gives up an input_required loop after this many rounds
 INPUT_REQUIRED_MAX_ROUNDS = 10
 
@@ -54,6 +72,7 @@ class Answers:
     roots: list[dict[str, Any]] | None = None  # what the list_roots callback returns, every time
     sampling_capabilities: dict[str, Any] | None = None  # declared with the sampling callback
     extensions: dict[str, dict[str, Any]] | None = None  # advertised extensions: identifier -> settings
+    late: Any = None  # told each late answer (kind, seconds) before it is sent: the client's clock
 
     def capabilities(self) -> dict[str, Any]:
         # In ClientCapabilities' field order: sampling, elicitation, roots, extensions.
@@ -84,6 +103,10 @@ class Answers:
             raise ScriptExhausted(f"the server asked for {kind} but the scenario has no answer left",
                                   path="$.answers." + kind)
         answer = left.pop(0)
+        if isinstance(answer.get("delay"), (int, float)) and self.late is not None:
+            self.late(kind, answer["delay"])  # may raise `TimedOut`: the answer is never sent
+        if "error" in answer:  # the callback returned ErrorData: the question is refused with it
+            raise NotSupported(_error_data(answer["error"]))
         if not valid_answer(kind, answer):
             # The SDK validates the callback's result with its model; a pydantic ValidationError is
             # answered as INVALID_PARAMS with empty data (mcp.shared.jsonrpc_dispatcher).
@@ -121,6 +144,14 @@ def valid_answer(kind: str, answer: dict[str, Any]) -> bool:
                for v in values)
 
 
+def _error_data(error: dict[str, Any]) -> dict[str, Any]:
+    """``ErrorData`` as the SDK writes it: code, message, and data unless it is null."""
+    out = {"code": error["code"], "message": error["message"]}
+    if error.get("data") is not None:
+        out["data"] = copy_json(error["data"])
+    return out
+
+
 def _root(root: dict[str, Any]) -> dict[str, Any]:
     return {k: root[k] for k in ("uri", "name") if k in root}
 
@@ -156,6 +187,34 @@ class Abandoned(Exception):
     """The application cancelled the call in flight (the ``cancel`` of a call action)."""
 
 
+class TimedOut(Exception):
+    """A late answer outlasted the read timeout of the request in flight."""
+
+
+class RoundsExceeded(Exception):
+    """The server kept asking past ``input_required_max_rounds`` (the SDK's
+    ``InputRequiredRoundsExceededError``, raised in the application: nothing more is sent)."""
+
+
+def implementation(info: dict[str, Any]) -> dict[str, Any]:
+    """A client info as ``Implementation.model_dump(by_alias=True, exclude_none=True)`` writes it
+    (a field given by its Python name too: the wire's name wins, as pydantic's alias does)."""
+    out = {k: copy_json(v) for k in IMPLEMENTATION_FIELDS if (v := _field(info, k)) is not None}
+    if "icons" in out:
+        out["icons"] = [{k: v for k in ICON_FIELDS if (v := _field(icon, k)) is not None} for icon in out["icons"]]
+    return out
+
+
+def _field(model: dict[str, Any], alias: str) -> Any:
+    if alias in model:
+        return model[alias]
+    return model.get(_PYTHON_NAMES.get(alias, alias))
+
+
+#: the fields whose Python name is not their wire name
+_PYTHON_NAMES = {"websiteUrl": "website_url", "mimeType": "mime_type"}
+
+
 class RequestFailed(Exception):
     """The server answered a request with a JSON-RPC error (the SDK raises ``MCPError``)."""
 
@@ -173,6 +232,8 @@ class ClientModel:
     answers: Answers
     client_info: dict[str, Any] = field(default_factory=lambda: dict(CLIENT_INFO))
     log_level: str | None = None  # the 2026-07-28 per-request log opt-in (Client(log_level=...))
+    read_timeout_seconds: float | None = None  # every request's (Client(read_timeout_seconds=...))
+    max_rounds: int = INPUT_REQUIRED_MAX_ROUNDS  # Client(input_required_max_rounds=...)
     version: str | None = None  # the negotiated revision
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
     _known_output_schemas: set[str] = field(default_factory=set)
@@ -181,6 +242,10 @@ class ClientModel:
     _cancel_at_question: bool = False  # the call in flight is to be abandoned at its first question
     _listens: int = 0  # the listen streams opened (a plain count: one a session is rare, a counter each is not)
     _withdrawal: int | str | None = None  # the abandoned question, until the server withdraws it
+    _timeout: float | None = None  # the read timeout of the request in flight
+    _clock: float = 0.0  # seconds of it the client's late answers have spent
+    _timed_out: bool = False  # the request in flight timed out; the server has not withdrawn its question yet
+    _finished: bool = False  # the program has ended: nothing more is awaited
     # the wire changes of the SDK release spoken (`releases`): the pinned release's by default
     rules: frozenset[str] = field(default_factory=MCP_RELEASES.rules)
 
@@ -207,6 +272,13 @@ class ClientModel:
                 return [jsonrpc.result(message["id"], self.answers.answer(method))]
             except NotSupported as refused:
                 return [{"jsonrpc": "2.0", "id": message["id"], "error": refused.error}]
+            except TimedOut:
+                # The clock ran out while the callback still waited: the SDK cancels the request
+                # (its reason names the timeout as given) and the late answer is never sent.
+                self._withdrawal, self._timed_out = message["id"], True
+                return [jsonrpc.notification("notifications/cancelled",
+                                             {"requestId": self._waiting_for,
+                                              "reason": f"timed out after {self._timeout}s"})]
         if message["method"] == "notifications/subscriptions/acknowledged" and _subscription(message) is not None \
                 and _subscription(message) == self._waiting_for:
             return self._advance(message["params"])  # listen() returns once its stream is acknowledged
@@ -214,8 +286,37 @@ class ClientModel:
         if (message["method"] == "notifications/cancelled" and self._withdrawal is not None
                 and (message.get("params") or {}).get("requestId") == self._withdrawal):
             self._withdrawal = None
+            if self._timed_out:  # the application sees an MCPError, not its own cancellation
+                self._timed_out = False
+                return self._advance(RequestFailed({"code": REQUEST_TIMEOUT, "message": "Request timed out"}))
             return self._advance(Abandoned())
         return []
+
+    @property
+    def finished(self) -> bool:
+        """The program has ended (the application has nothing more to do)."""
+        return self._finished
+
+    def pending_timeout(self) -> float | None:
+        """The read timeout of the request the client waits on, if it waits on one that has one."""
+        return None if self._finished or self._program is None or self._withdrawal is not None else self._timeout
+
+    def time_out(self) -> list[dict[str, Any]]:
+        """Nothing more is coming: the request in flight is never answered. Its read timeout runs
+        out (the SDK cancels it, "timed out after Ns", and the application goes on at once: no
+        question of the server's is open); without one, the application would wait forever, and
+        the scenario cannot be played."""
+        if self._finished or self._program is None:
+            return []
+        if self._withdrawal is not None:
+            return []  # (waits on the server's own withdrawal, which the server model always sends)
+        if self._timeout is None:
+            raise InputError(f"request {self._waiting_for!r} is never answered and has no read timeout: "
+                             "the application would wait forever", path="$.actions")
+        # (the SDK's courtesy cancel carries no envelope, in either era)
+        cancel = jsonrpc.notification("notifications/cancelled", {"requestId": self._waiting_for,
+                                                                   "reason": f"timed out after {self._timeout}s"})
+        return [cancel, *self._advance(RequestFailed({"code": REQUEST_TIMEOUT, "message": "Request timed out"}))]
 
     def _advance(self, value: Any) -> list[dict[str, Any]]:
         assert self._program is not None
@@ -227,21 +328,40 @@ class ClientModel:
                 else:
                     message = self._program.send(value)
             except StopIteration:
+                self._finished = True
                 return out
             out.append(message)
             if "id" in message:
                 self._waiting_for = message["id"]
+                self._clock = 0.0  # each request's clock starts at its write
                 return out
             value = None  # a notification needs no answer
 
     # --- the program --------------------------------------------------------------------------
     def _run(self) -> Program:
+        self.answers.late = self._late
         yield from self._connect()
         for action in self.actions:
+            self._timeout = self.read_timeout_seconds  # (a call's own wins)
+            if action["op"] == "call":
+                self._timeout = action.get("read_timeout_seconds", self._timeout)
             try:
                 yield from self._perform(action)
-            except (RequestFailed, Abandoned):
-                pass  # the application sees an MCPError (or its own cancellation) and goes on
+            except (RequestFailed, Abandoned, RoundsExceeded):
+                pass  # the application sees an MCPError (or its own cancellation, or the SDK giving up) and goes on
+
+    def _late(self, kind: str, delay: float) -> None:
+        """A late answer to the server's question spends the clock of the request it serves (in the
+        handshake era only: a 2026-07-28 question is answered between rounds, with no clock running)."""
+        if self.version in STATELESS_VERSIONS or self._timeout is None:
+            return
+        self._clock += delay
+        if abs(self._clock - self._timeout) < TIMING_MARGIN:
+            raise InputError(f"a late {kind} answer ends {self._clock:g} s into a request whose read timeout is "
+                             f"{self._timeout:g} s: which comes first depends on timing, not on the SDK",
+                             path=json_path(["answers", kind]))
+        if self._clock > self._timeout:
+            raise TimedOut()
 
     def _envelope(self, params: dict[str, Any], log_level: str | None) -> dict[str, Any]:
         # (the revision's wire from a table made once, not `wire_for`: one call fewer per message;
@@ -249,8 +369,8 @@ class ClientModel:
         wire = _ENVELOPING_WIRES.get(self.version)  # type: ignore[arg-type]
         if wire is None:  # (the envelope's parts are not even made: a request of the handshake era has none)
             return params
-        # (client_info's values are strings: a copy of the object is a copy of all of it)
-        return wire.envelope(params, self.version, dict(self.client_info), self.answers.capabilities(), log_level) or {}
+        return wire.envelope(params, self.version, implementation(self.client_info), self.answers.capabilities(),
+                             log_level) or {}
 
     def _request(self, method: str, fields: dict[str, Any] | None = None, progress: bool = False,
                  meta: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -290,7 +410,7 @@ class ClientModel:
 
     def _initialize(self) -> Program:
         params = {"protocolVersion": LATEST_HANDSHAKE, "capabilities": self.answers.capabilities(),
-                  "clientInfo": dict(self.client_info)}
+                  "clientInfo": implementation(self.client_info)}
         result = yield self._request("initialize", params)
         self.version = result["protocolVersion"]
         yield jsonrpc.notification("notifications/initialized")
@@ -397,6 +517,7 @@ class ClientModel:
             self._cancel_at_question = False
         if result.get("resultType", "complete") == "complete" and not result.get("isError"):
             if action["tool"] not in self._known_output_schemas:
+                self._timeout = self.read_timeout_seconds
                 listing = yield self._request("tools/list")
                 self._learn_tools(listing)
 
@@ -405,7 +526,7 @@ class ClientModel:
         """The request, then its input_required rounds; ``seeds`` (inputResponses, requestState)
         go with the first request only, ahead of the method's own fields (the models' order)."""
         result = yield self._request(method, {**(seeds or {}), **params}, progress=progress, meta=meta)
-        for _ in range(INPUT_REQUIRED_MAX_ROUNDS):
+        for _ in range(self.max_rounds):
             if result.get("resultType") != "input_required":
                 return result
             responses = {}
@@ -418,6 +539,8 @@ class ClientModel:
                     raise RequestFailed(refused.error) from None
             result = yield self._request(method, {"inputResponses": responses, **copy_json(params)},
                                          progress=progress, meta=meta)
+        if result.get("resultType") == "input_required":
+            raise RoundsExceeded()
         return result
 
 

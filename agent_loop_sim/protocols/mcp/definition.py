@@ -62,7 +62,12 @@ class Log(NamedTuple):
     data: Any
 
 
-Effect = Progress | AskUser | AskModel | ReadResource | Log
+class Wait(NamedTuple):
+    """The tool waits for something that never comes (``anyio.sleep_forever()``): the call is never
+    answered, until the client cancels it."""
+
+
+Effect = Progress | AskUser | AskModel | ReadResource | Log | Wait
 Behaviour = Callable[..., Generator[Effect, Any, Any]]
 
 

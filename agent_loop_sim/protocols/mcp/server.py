@@ -21,6 +21,7 @@ from .definition import (
     ServerDefinition,
     ToolCrash,
     ToolFailed,
+    Wait,
     unsafe_path,
 )
 from .eras import ERA_TRANSITIONS, Era, kind_of
@@ -87,8 +88,14 @@ class ServerConnection:
     _asked: int = 0  # the requests the server sent the client (a plain count: most sessions send none)
     _suspended: dict[int | str, _SuspendedCall] = field(default_factory=dict)
     _listening: list[int | str] = field(default_factory=list)
+    _waiting: list[_SuspendedCall] = field(default_factory=list)  # calls waiting forever (a ``wait`` step)
     # the wire changes of the SDK release spoken (`releases`): the pinned release's by default
     rules: frozenset[str] = field(default_factory=MCP_RELEASES.rules)
+
+    @property
+    def never_answering(self) -> int:
+        """How many calls wait forever (a tool's ``wait`` step), until a cancellation ends them."""
+        return len(self._waiting)
 
     def state(self) -> dict[str, Any]:
         """The connection's state as JSON, for a person stepping through a session."""
@@ -99,6 +106,8 @@ class ServerConnection:
             out["tool calls waiting for the client"] = len(self._suspended)
         if self._listening:
             out["subscriptions/listen streams open"] = len(self._listening)
+        if self._waiting:
+            out["tool calls never answered"] = len(self._waiting)
         return out
 
     # --- the transport ----------------------------------------------------------------------
@@ -233,6 +242,7 @@ class ServerConnection:
                for rid in reversed(self._listening)]
         self._listening.clear()
         self._suspended.clear()
+        self._waiting.clear()
         return out
 
     # --- tools ------------------------------------------------------------------------------
@@ -309,6 +319,9 @@ class ServerConnection:
         """The handshake era: a question is a request to the client; the call waits for its answer."""
         out: Outgoing = []
         question = self._step(call, answer, wire_2025_11_25, out)
+        if isinstance(question, Wait):
+            self._waiting.append(call)  # never answered: only a cancellation ends it
+            return out
         if question is not None:
             self._asked += 1
             request_id = self._asked
@@ -328,6 +341,9 @@ class ServerConnection:
         while True:
             question = self._step(call, answer, wire_2026_07_28, out)
             if question is None:
+                return out
+            if isinstance(question, Wait):
+                self._waiting.append(call)
                 return out
             if not responses:
                 body = wire_2026_07_28.input_required({question.key: wire_2026_07_28.input_request(question)})
@@ -367,11 +383,16 @@ class ServerConnection:
     def _cancel(self, params: dict[str, Any]) -> Outgoing:
         """The client cancelled a request, which is then never answered: an open listen stream
         ends silently; a call waiting for the client's answer is interrupted, and the question it
-        asked is withdrawn in turn. Any other id is ignored."""
+        asked is withdrawn in turn; a call waiting forever ends without a word. Any other id is ignored."""
         cancelled = params.get("requestId")
         for open_id in self._listening:
             if open_id == cancelled and type(open_id) is type(cancelled):
                 self._listening.remove(open_id)
+                return []
+        for waiting in self._waiting:
+            if waiting.request_id == cancelled and type(waiting.request_id) is type(cancelled):
+                self._waiting.remove(waiting)
+                waiting.run.close()
                 return []
         for asked, call in list(self._suspended.items()):
             if call.request_id == cancelled and type(call.request_id) is type(cancelled):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Callable
 
+from ...errors import InputError
 from ...transcript import Message
 from . import jsonrpc
 from .client import Answers, ClientModel
@@ -35,7 +36,7 @@ def play_raw(lines: list[str], server: ServerConnection, observe: Observer | Non
     decoded once for the log and the server alike; the server's messages are logged as it wrote
     them (fresh objects, which a JSON round trip would only copy)."""
     log: list[Message] = []
-    for line in lines:
+    for i, line in enumerate(lines):
         try:
             decoded = _decode(line)
         except json.JSONDecodeError:  # not JSON: logged as it is, dropped by the transport
@@ -48,6 +49,11 @@ def play_raw(lines: list[str], server: ServerConnection, observe: Observer | Non
             observe(len(log), server.state())
         for m in replies:  # (one by one: see `play_client`)
             log.append(Message("server", "client", m))
+        if server.never_answering:
+            # The recorder waits for each request's answer before writing the next line (a cancel
+            # could only come after it): a raw session has no timeout, and would wait forever.
+            raise InputError("this line calls a tool that never answers: a raw session, which waits for "
+                             "every answer, would wait forever", path=f"$.lines[{i}]")
     log.extend([Message("server", "client", m) for m in server.close()])  # the recorder closes stdin last
     return log
 
@@ -59,7 +65,7 @@ def play_client(client: ClientModel, server: ServerConnection, observe: Observer
     # handed on (no queue beside it, no second append per message).
     log: list[Message] = [Message("client", "server", m) for m in client.start()]
     delivered = 0
-    while delivered < len(log):
+    while delivered < len(log) or _timed_out(client, log):
         logged = log[delivered]
         delivered += 1
         # The log and the peer both get the message itself, not a copy: the models build every
@@ -75,6 +81,14 @@ def play_client(client: ClientModel, server: ServerConnection, observe: Observer
         if observe is not None:
             observe(delivered, server.state())
     return log
+
+
+def _timed_out(client: ClientModel, log: list[Message]) -> bool:
+    """The wire is quiet and the client still waits: its read timeout runs out (what it then sends
+    is logged), or the session cannot be played (`ClientModel.time_out`)."""
+    sent = client.time_out()
+    log.extend(Message("client", "server", m) for m in sent)
+    return bool(sent)
 
 
 def run_session(session: Session, definition: ServerDefinition, rules: frozenset[str],
@@ -102,8 +116,11 @@ def client_for(spec: dict[str, Any], rules: frozenset[str] | None = None) -> Cli
             extensions=spec.get("extensions"),
         ),
         log_level=spec.get("log_level"),
+        read_timeout_seconds=spec.get("read_timeout_seconds"),
         rules=rules,
     )
     if "client_info" in spec:
-        client.client_info = {k: spec["client_info"][k] for k in ("name", "version")}
+        client.client_info = spec["client_info"]  # (read, never changed: each message gets its own copy)
+    if "input_required_max_rounds" in spec:
+        client.max_rounds = spec["input_required_max_rounds"]
     return client

@@ -32,7 +32,8 @@ A STEP is one ``Context`` call: ``{"progress": EXPR, "total": EXPR?, "message": 
 ``{"ask_model": KEY, "text": EXPR, "max_tokens": N}`` (sampling) and
 ``{"read": EXPR, "as": KEY}`` (a resource of the server's own, as text) and
 ``{"log": LEVEL, "message": EXPR}`` (``ctx.log``: sent in the handshake era, and in 2026-07-28
-when the request opted in at that level or below).
+when the request opted in at that level or below) and ``{"wait": "forever"}`` (the call is never
+answered: only the client's read timeout, or its cancellation, ends it).
 
 An EXPR is JSON data, or one operator: ``{"$": "name.field.field"}`` (a parameter, loop variable
 or answer; a missing field is null), ``{"$format": "text {name}"}`` (Python's ``str.format``
@@ -76,6 +77,7 @@ from .definition import (
     Tool,
     ToolCrash,
     ToolFailed,
+    Wait,
 )
 
 KIND = "mcp-server"
@@ -86,7 +88,7 @@ MAX_ITEMS = 1000
 MAX_STEPS = 10_000
 #: names the program the SDK side runs defines itself (`conformance/mcp_world.py`)
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
-                      "ToolError", "STATELESS_REVISION"})
+                      "ToolError", "STATELESS_REVISION", "anyio"})
 
 _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "version": Field(str),
                  "title": Field(str, required=False), "description": Field(str, required=False),
@@ -127,10 +129,11 @@ _STEP_FIELDS = {
     "ask_model": {"ask_model": Field(str), "text": Field(_ANY), "max_tokens": Field(int)},
     "read": {"read": Field(_ANY), "as": Field(str)},
     "log": {"log": Field(str, choices=LOG_LEVELS), "message": Field(_ANY)},
+    "wait": {"wait": Field(str, choices=("forever",))},
 }
 #: each step's members that are expressions (the others are names, numbers and schemas)
 _STEP_EXPRESSIONS = {"progress": ("progress", "total", "message"), "ask_user": ("message",), "ask_model": ("text",),
-                     "read": ("read",), "log": ("message",)}
+                     "read": ("read",), "log": ("message",), "wait": ()}
 _BINARY = {"$add", "$sub", "$mul", "$eq", "$ne", "$lt", "$le"}
 _OPERATORS = _BINARY | {"$", "$format", "$and", "$or", "$not", "$if", "$len", "$str"}
 
@@ -435,6 +438,10 @@ def _compile_step(step: dict[str, Any]) -> Steps:
         def ask_model(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
             names[key] = yield AskModel(key, text(names), tokens)
         return ask_model
+    if "wait" in step:
+        def wait(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+            yield Wait()
+        return wait
     if "log" in step:
         level, data = step["log"], compile_expr(step["message"])
 
