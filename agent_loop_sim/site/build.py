@@ -119,8 +119,9 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
     played = {s.name: s.recorded for s in report.sessions if s.recorded is not None and s.scenario is not None}
     site.problems += unreadable + verdict_problems(verdicts, played)
     site.unreadable = bool(unreadable)
-    ctx = Context(report, checked, verdicts=verdicts, directory_urls=directory_urls, **({"repo_url": repo_url} if repo_url else {}),
-                  playground=_playground_links(files or [], memo) if playground else {})
+    ctx = Context(report, checked, verdicts=verdicts, directory_urls=directory_urls, **({"repo_url": repo_url} if repo_url else {}))
+    if playground:
+        ctx.playground = _playground_links(ctx, files or [], memo)
     # What does not need the session pages, made beside them when a core is free: each family's
     # release pages, the reference pages, the exports and the JSON report.
     with Beside(lambda: _other_half(project, ctx, checked, run_session, memo, files, reference), beside) as other_half:
@@ -260,16 +261,18 @@ def _scenario_files(project: Project, memo: Memo | None) -> list[ScenarioFile] |
         return None
 
 
-def _playground_links(files: list[ScenarioFile], memo: Memo | None) -> dict[str, str]:
-    """Each session, by name, as the playground's URL fragment opens it (`browser.fragment`): the
-    session as a scenario file of its own; through ``memo``, kept while its file keeps its bytes."""
-    from .browser import fragment, scenario_text  # (it links the pages this module renders)
+def _playground_links(ctx: Context, files: list[ScenarioFile], memo: Memo | None) -> dict[str, str]:
+    """Each session page's link to the playground (``browser.PLAYGROUND_PAGE``), relative, with the
+    session as a scenario file of its own in the fragment (`browser.fragment`); the fragments through
+    ``memo``, kept while their scenario file keeps its bytes."""
+    from .browser import PLAYGROUND_PAGE, fragment, scenario_text  # (deferred: only the MkDocs build has the page)
 
-    out: dict[str, str] = {}
+    fragments: dict[str, str] = {}
     for f in files:
-        links = lambda f=f: {s.name: fragment(scenario_text(f, s)) for s in f.sessions}  # noqa: E731
-        out.update(links() if memo is None else memo.get(("playground", str(f.path), memo.digest(f.path)), links))
-    return out
+        made = lambda f=f: {s.name: fragment(scenario_text(f, s)) for s in f.sessions}  # noqa: E731
+        fragments.update(made() if memo is None else memo.get(("playground", str(f.path), memo.digest(f.path)), made))
+    return {name: href(page, PLAYGROUND_PAGE, fragments[name], ctx.directory_urls)
+            for name, page in ctx.pages.items() if name in fragments}
 
 
 def _report(project: Project, run_session: Engine | None, memo: Memo | None,
@@ -290,7 +293,8 @@ def _memo_page(memo: Memo | None, project: Project, ctx: Context, s: Any, file: 
         return render()
     key = (kind, s.family, s.name, _session_digest(memo, project, s),
            (repr(file.sdk), file.transport) if file is not None else None,  # the page names the SDK that recorded it
-           repr(ctx.verdicts.get(s.name)), ctx.era_of(s), ctx.repo_url, ctx.directory_urls, ctx.playground.get(s.name))
+           repr(ctx.verdicts.get(s.name)), ctx.era_of(s), ctx.repo_url, ctx.directory_urls,
+           ctx.playground.get(s.name))  # (its scenario, in the playground link's fragment)
     return memo.get(key, render)
 
 
