@@ -194,7 +194,7 @@ def p2_hook_overhead(project: Project, pairs: int) -> tuple[str, bool]:
     """The same site built twice: with the conformance hook, and from its pages rendered beforehand."""
     with tempfile.TemporaryDirectory(prefix="bench-p2-") as tmp:
         copy = copy_checkout(Path(tmp) / "with-hooks")
-        site = render_site(Project(copy))
+        site = render_site(Project(copy), playground=True)  # (as the hooked build: its session pages link the playground)
         plain = Path(tmp) / "prerendered"
         shutil.copytree(ROOT / "docs", plain / "docs")
         shutil.copytree(ROOT / "overrides", plain / "overrides")  # the theme's custom_dir

@@ -240,6 +240,40 @@ def test_every_session_page_has_one_numbered_block_per_message_in_order(site, co
                 assert b["folded"] == (b["code"].count("\n") + 1 > 12)
 
 
+def test_a_session_page_links_its_scenario_in_the_playground_from_its_summary(project, committed, site):
+    """With the playground (the MkDocs build has it), each session page's summary list ends with a
+    link to it, the session as a scenario file of its own in the fragment; nothing else changes."""
+    import base64
+    import zlib
+
+    from mkdocs.utils import get_relative_url
+
+    from agent_loop_sim.site import browser
+    from agent_loop_sim.site.pages import href, page_url
+
+    linked = render_site(Project(project), replay(committed), playground=True)
+    scenarios = {s.name: (f, s) for f in Project(project).scenario_files() for s in f.sessions}
+    assert not any("playground-link" in page for page in site.pages.values() if isinstance(page, str))
+    for path, page in site.pages.items():
+        if path not in {session_page(s.family, s.name) for s in site.report.sessions}:
+            assert linked.pages[path] == page, path
+    for s in site.report.sessions:
+        path = session_page(s.family, s.name)
+        lines, mine = site.pages[path].split("\n"), linked.pages[path].split("\n")
+        added = [line for line in mine if line not in lines]
+        assert len(added) == 1, s.name
+        at = mine.index(added[0])
+        assert mine[:at] + mine[at + 1:] == lines and mine[at - 1].startswith("- **") and mine[at + 1] == "", s.name
+        fragment = re.fullmatch(r'- \*\*Playground:\*\* <a class="playground-link" href="\.\./\.\./\.\./browser/playground/'
+                                r'#(scenario=[A-Za-z0-9_-]+)">open in the playground</a>', added[0]).group(1)
+        text_of = zlib.decompress(base64.urlsafe_b64decode(fragment[len("scenario="):] + "=="), -15).decode()
+        assert text_of == browser.scenario_text(*scenarios[s.name]), s.name
+    for directory_urls in (True, False):  # the URL MkDocs gives: from the session page's URL to the playground's
+        here, there = session_page("mcp", "legacy_tour"), browser.PLAYGROUND_PAGE
+        assert href(here, there, "scenario=x", directory_urls) == get_relative_url(
+            page_url(there, directory_urls), page_url(here, directory_urls)) + "#scenario=x"
+
+
 def test_summaries_name_the_method_the_answer_and_the_key_fields(site):
     stream = message_blocks(site.pages[session_page("a2a", "a2a_stream")])
     events = [b["html"] for b in stream if b["sse"]]

@@ -49,8 +49,9 @@ def test_an_edited_recording_fails_through_the_memo_exactly_as_a_full_build(chec
 
 
 def test_a_title_edited_in_scenario_and_recordings_renders_as_a_full_build(checkout):
+    """With the playground links too (as `mkdocs serve` renders them): the fragment holds the title."""
     memo = Memo(code_fingerprint(checkout))
-    render_checkout(checkout, memo=memo)
+    render_checkout(checkout, memo=memo, playground=True)
     scenario = checkout / "scenarios" / "a2a.json"
     recordings = [checkout / "recordings" / json.loads(scenario.read_text())["recording"]]
     recordings += list((checkout / "recordings").glob(f"*/{recordings[0].name}"))
@@ -60,9 +61,9 @@ def test_a_title_edited_in_scenario_and_recordings_renders_as_a_full_build(check
             data = json.loads(path.read_text())
             data["sessions"][0]["title"] = "A title <b>edited</b> under serve"
             path.write_text(json.dumps(data, indent=2))
-        edited = render_checkout(checkout, memo=memo)
+        edited = render_checkout(checkout, memo=memo, playground=True)
         assert _files_checked(memo) == {"a2a.json"}
-        full = render_checkout(checkout)
+        full = render_checkout(checkout, playground=True)
         assert edited.ok, edited.explain()
         assert edited.pages == full.pages and edited.nav == full.nav and edited.problems == full.problems
         assert any("A title &lt;b&gt;edited" in page or "A title \\<b\\>edited" in page

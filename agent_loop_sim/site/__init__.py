@@ -3,7 +3,8 @@
 The site only renders: `agent_loop_sim.check` runs the engine and compares (the same check the
 command line runs), `findings` holds what the recordings showed as checkable data (`evidence` checks it), `pages`,
 `sources` and `report` render it, and `build` puts them together. ``hooks/conformance_site.py``
-adapts `render_site` to MkDocs; ``python -m agent_loop_sim site OUTDIR`` calls `build_pages`.
+adapts `render_site` to MkDocs (through `mkdocs_events`, where the hooks' work is);
+``python -m agent_loop_sim site OUTDIR`` calls `build_pages`.
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ so that nothing is fetched from anywhere but the site's own origin:
 * the two pages (:func:`check_page`, :func:`playground_page`), which load their scripts from
   ``docs/javascripts/``; no other page loads the runtime.
 
-``hooks/browser_engine.py`` adapts this to MkDocs.
+``hooks/browser_engine.py`` adapts this to MkDocs (through `mkdocs_events`).
 """
 from __future__ import annotations
 

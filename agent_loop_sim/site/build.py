@@ -86,7 +86,8 @@ class Site:
 
 def render_site(project: Project, run_session: Engine | None = None, findings: tuple[Finding, ...] | list[Finding] = FINDINGS,
                 reference: bool = True, directory_urls: bool = True, coverage_required: bool = True,
-                repo_url: str = "", memo: Memo | None = None, beside: bool | None = None) -> Site:
+                repo_url: str = "", memo: Memo | None = None, beside: bool | None = None,
+                playground: bool = False) -> Site:
     """Run the engine, compare, check the findings and render every page, in memory.
 
     ``coverage_required=False`` renders the coverage page without refusing a project whose
@@ -96,17 +97,18 @@ def render_site(project: Project, run_session: Engine | None = None, findings: t
     each session's page and exports. ``beside``: whether the release comparisons, the exports and
     the reference pages may be made in a second process while this one renders the session pages
     (`beside.Beside`); by default, for a whole build with the project's own engine (no memo to
-    keep them in)."""
+    keep them in). ``playground``: whether the site has the playground page (`browser`, which the
+    MkDocs build adds), for each session page to link its scenario there."""
     if beside is None:
         beside = memo is None and run_session is None
     with summaries_kept():  # every page sums up a transcript's messages the same way: once each
         return _render_site(project, run_session, findings, reference, directory_urls, coverage_required,
-                            repo_url, memo, beside)
+                            repo_url, memo, beside, playground)
 
 
 def _render_site(project: Project, run_session: Engine | None, findings: tuple[Finding, ...] | list[Finding],
                  reference: bool, directory_urls: bool, coverage_required: bool, repo_url: str,
-                 memo: Memo | None, beside: bool) -> Site:
+                 memo: Memo | None, beside: bool, playground: bool) -> Site:
     files = _scenario_files(project, memo)
     report = _report(project, run_session, memo, files)
     checked = check_findings(findings, Recorded(report.transcripts, report.scenarios), report.complete_families)
@@ -118,6 +120,8 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
     site.problems += unreadable + verdict_problems(verdicts, played)
     site.unreadable = bool(unreadable)
     ctx = Context(report, checked, verdicts=verdicts, directory_urls=directory_urls, **({"repo_url": repo_url} if repo_url else {}))
+    if playground:
+        ctx.playground = _playground_links(ctx, files or [], memo)
     # What does not need the session pages, made beside them when a core is free: each family's
     # release pages, the reference pages, the exports and the JSON report.
     with Beside(lambda: _other_half(project, ctx, checked, run_session, memo, files, reference), beside) as other_half:
@@ -257,6 +261,20 @@ def _scenario_files(project: Project, memo: Memo | None) -> list[ScenarioFile] |
         return None
 
 
+def _playground_links(ctx: Context, files: list[ScenarioFile], memo: Memo | None) -> dict[str, str]:
+    """Each session page's link to the playground (``browser.PLAYGROUND_PAGE``), relative, with the
+    session as a scenario file of its own in the fragment (`browser.fragment`); the fragments through
+    ``memo``, kept while their scenario file keeps its bytes."""
+    from .browser import PLAYGROUND_PAGE, fragment, scenario_text  # (deferred: only the MkDocs build has the page)
+
+    fragments: dict[str, str] = {}
+    for f in files:
+        made = lambda f=f: {s.name: fragment(scenario_text(f, s)) for s in f.sessions}  # noqa: E731
+        fragments.update(made() if memo is None else memo.get(("playground", str(f.path), memo.digest(f.path)), made))
+    return {name: href(page, PLAYGROUND_PAGE, fragments[name], ctx.directory_urls)
+            for name, page in ctx.pages.items() if name in fragments}
+
+
 def _report(project: Project, run_session: Engine | None, memo: Memo | None,
             files: list[ScenarioFile] | None) -> Report:
     """`build_report`, file by file through ``memo`` when there is one: a scenario file's result
@@ -275,7 +293,8 @@ def _memo_page(memo: Memo | None, project: Project, ctx: Context, s: Any, file: 
         return render()
     key = (kind, s.family, s.name, _session_digest(memo, project, s),
            (repr(file.sdk), file.transport) if file is not None else None,  # the page names the SDK that recorded it
-           repr(ctx.verdicts.get(s.name)), ctx.era_of(s), ctx.repo_url, ctx.directory_urls)
+           repr(ctx.verdicts.get(s.name)), ctx.era_of(s), ctx.repo_url, ctx.directory_urls,
+           ctx.playground.get(s.name))  # (its scenario, in the playground link's fragment)
     return memo.get(key, render)
 
 
@@ -328,14 +347,16 @@ def _session_exports(s: Any) -> dict[str, str]:
 
 
 def render_checkout(root: Path, engine_spec: str = "", directory_urls: bool = True, repo_url: str = "",
-                    memo: Memo | None = None) -> Site:
+                    memo: Memo | None = None, playground: bool = False) -> Site:
     """`render_site` for the checkout at ``root``, with the engine ``module:function`` names, if any;
-    ``repo_url`` (mkdocs.yml's) is where the pages link the recordings and scenario files.
+    ``repo_url`` (mkdocs.yml's) is where the pages link the recordings and scenario files;
+    ``playground``: whether the session pages link theirs in the playground.
     ``memo`` is `mkdocs serve`'s (see `incremental`); never used with another engine."""
     if memo is not None:
         memo.start()
     site = render_site(Project(root), run_session=load_engine(engine_spec) if engine_spec else None,
-                       directory_urls=directory_urls, repo_url=repo_url, memo=None if engine_spec else memo)
+                       directory_urls=directory_urls, repo_url=repo_url, memo=None if engine_spec else memo,
+                       playground=playground)
     if memo is not None:
         memo.finish()
     return site

@@ -152,6 +152,7 @@ class Context:
     _learnt: dict[str, dict[str, set[str]]] = field(default_factory=dict, repr=False)
     _by_place: Any = field(default=None, repr=False)
     _transcripts: dict[str, Transcript] | None = field(default=None, repr=False)
+    playground: dict[str, str] = field(default_factory=dict)  # session -> its scenario in the playground (a URL)
 
     def __post_init__(self) -> None:
         self.pages = {s.name: session_page(s.family, s.name) for s in self.report.sessions
@@ -476,6 +477,8 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
     era = ctx.era_of(s)
     if era is not None:
         lines.append(f"- **In the other era:** [{text(era)}, side by side]({link(page, eras_page(s.family, era))})")
+    if s.name in ctx.playground:  # (HTML, which MkDocs leaves alone: the playground reads the fragment, not an anchor)
+        lines.append(f'- **Playground:** <a class="playground-link" href="{ctx.playground[s.name]}">open in the playground</a>')
     lines.append("")
     if s.engine_error is not None:
         lines += ['!!! failure "The engine could not play this session"', "", "    " + code(s.engine_error), ""]
