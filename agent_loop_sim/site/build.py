@@ -41,7 +41,7 @@ from .beside import Beside
 from .releases import release_pages, releases_page
 from .report import report_json
 from .worlds import INDEX as WORLDS_INDEX
-from .worlds import render_worlds
+from .worlds import render_worlds, world_page_of
 from .sources import (FORMAT_PAGE, SERVERS_PAGE, reference_modules, reference_page, render_format,
                       render_reference, render_reference_index, render_servers)
 
@@ -120,6 +120,7 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
     site.problems += unreadable + verdict_problems(verdicts, played)
     site.unreadable = bool(unreadable)
     ctx = Context(report, checked, verdicts=verdicts, directory_urls=directory_urls, **({"repo_url": repo_url} if repo_url else {}))
+    ctx.worlds = {str(project.relative(f.path)): world_page_of(f) for f in files or []}
     if playground:
         ctx.playground = _playground_links(ctx, files or [], memo)
     # What does not need the session pages, made beside them when a core is free: each family's

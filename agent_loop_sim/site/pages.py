@@ -153,6 +153,7 @@ class Context:
     _by_place: Any = field(default=None, repr=False)
     _transcripts: dict[str, Transcript] | None = field(default=None, repr=False)
     playground: dict[str, str] = field(default_factory=dict)  # session -> its scenario in the playground (a URL)
+    worlds: dict[str, str] = field(default_factory=dict)  # scenario file -> the page of the world it plays against
 
     def __post_init__(self) -> None:
         self.pages = {s.name: session_page(s.family, s.name) for s in self.report.sessions
@@ -469,7 +470,8 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         f"- **Protocol:** {family_name(s.family)}, mode {_mode(t.mode)}" + (f" ({note})" if note else ""),
         f"- **Recorded with:** {_sdk(file)} over {text(file.transport)}",
         f"- **Files:** recording [{code(s.recording_file)}]({repo_link(ctx, s.recording_file)}), "
-        f"scenario [{code(s.scenario_file)}]({repo_link(ctx, s.scenario_file)})",
+        f"scenario [{code(s.scenario_file)}]({repo_link(ctx, s.scenario_file)})"
+        + (f", [world]({link(page, ctx.worlds[s.scenario_file])})" if s.scenario_file in ctx.worlds else ""),
         f"- **Messages:** {counted}",
         f"- **Download:** [JSON Lines]({link(page, jsonl_path(s.family, s.name))})"
         + (f", [HAR]({link(page, har_path(s.name))})" if s.family == "a2a" else ""),

@@ -38,6 +38,13 @@ def world_page(stem: str) -> str:
     return f"worlds/{path_part(stem.replace('-', '_'))}.md"
 
 
+def world_page_of(file: ScenarioFile) -> str:
+    """The page of the world ``file``'s sessions play against (its family's fixture, if it names none)."""
+    if file.world is not None:
+        return world_page(Path(file.world).stem)
+    return world_page((RESEARCH_WORLD if file.family == "a2a" else FIXTURE_WORLD).stem)
+
+
 def world_paths(project: Project) -> list[Path]:
     """The fixtures' worlds first, then every world in ``worlds/``."""
     return [FIXTURE_WORLD, RESEARCH_WORLD, *sorted((project.root / "worlds").glob("*.json"))]  # (no symlink loops: one folder)
