@@ -263,7 +263,7 @@ def expected_sdk(family: str, release: str | None = None) -> dict[str, str] | No
     return None if releases is None else {"package": releases.package, "version": release or releases.pinned}
 
 
-def check_metadata(recording: Recording, release: str | None = None) -> None:
+def check_metadata(recording: Recording, release: str | None = None, transport: str = "stdio") -> None:
     """A recording says which SDK release made it and over which transport: it must be the release
     it is filed under (the pinned one by default) and the family recorder's transport, or the site
     would name an SDK that never said it. Raises `InputError` naming the field."""
@@ -275,9 +275,9 @@ def check_metadata(recording: Recording, release: str | None = None) -> None:
                 raise InputError(f"the recording says it was made by {key} {recording.sdk.get(key)!r}, but it is "
                                  f"filed as {family.releases.package} {expected['version']}'s (expected {value!r})",
                                  path=f"$.sdk.{key}")
-    if recording.transport != family.transport:
-        raise InputError(f"the recording's transport is {recording.transport!r}, but {family.recorder} records "
-                         f"over {family.transport!r}", path="$.transport")
+    if recording.transport != family.transport_for(transport):
+        raise InputError(f"the recording's transport is {recording.transport!r}, but {family.recorder_for(transport)} "
+                         f"records over {family.transport_for(transport)!r}", path="$.transport")
 
 
 def load_recording(path: str) -> Recording:

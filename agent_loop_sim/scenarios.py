@@ -24,7 +24,7 @@ from .schema import Field, check_object, describe
 
 
 _FILE_FIELDS = {"recording": Field(str), "description": Field(str, required=False), "world": Field(str, required=False),
-                "sessions": Field(list)}
+                "transport": Field(str, required=False, choices=("stdio", "http")), "sessions": Field(list)}
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,8 @@ class Session:
     source: str = ""
     #: the world its peer is (the family's reading of the file's ``world``); None: the family's fixture
     world: Any = field(default=None, repr=False, compare=False)
+    #: how its messages travel: ``stdio``, or ``http`` (MCP's Streamable HTTP) when its file says so
+    transport: str = "stdio"
 
     @property
     def mode(self) -> str:
@@ -50,6 +52,7 @@ class ScenarioFile:
     recording: str
     sessions: tuple[Session, ...]
     world: str | None = None  #: the world file its sessions' peer is, when not the family's fixture
+    transport: str = "stdio"  #: ``http``: MCP over Streamable HTTP (the file's ``transport``)
 
     @property
     def family(self) -> str:
@@ -124,12 +127,33 @@ def load(path: str | Path) -> ScenarioFile:
             raise InputError("two sessions have this name", file=source, session=session.name,
                              path=json_path(["sessions", i, "name"]))
         seen.add(session.name)
+    transport = data.get("transport", "stdio")
+    if "transport" in data:
+        check_transport = getattr(_schema(sessions[0].family), "check_transport", None)
+        if check_transport is None:
+            raise InputError(f"{sessions[0].family} sessions have one transport: this file names none",
+                             file=source, path="$.transport")
+        sessions = tuple(replace(s, transport=transport) for s in sessions)
+    for i, session in enumerate(sessions):
+        check_transport = getattr(_schema(session.family), "check_transport", None)
+        if check_transport is not None:
+            try:
+                check_transport(session.spec, transport, ["sessions", i])
+            except InputError as exc:
+                raise exc.within(file=source, session=session.name) from None
     world = None
     if "world" in data:
         world = str(Path(source).parent / data["world"])
         definition = read_world_file(sessions[0].family, world)
         sessions = tuple(replace(s, world=definition) for s in sessions)
-    return ScenarioFile(path=source, recording=data["recording"], sessions=sessions, world=world)
+    return ScenarioFile(path=source, recording=data["recording"], sessions=sessions, world=world, transport=transport)
+
+
+def _schema(family: str) -> Any:
+    """``family``'s scenario schema module."""
+    from .protocols import FAMILIES  # imported here: the protocol packages import this module
+
+    return FAMILIES[family].scenario
 
 
 def read_world_file(family: str, path: str) -> Any:

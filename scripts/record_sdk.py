@@ -207,7 +207,10 @@ async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list
             pass  # an error answer is part of the session; the application goes on
 
 
-async def record_client_session(session: scenarios.Session, log: Path, servers: Servers) -> None:
+async def record_client_session(session: scenarios.Session, log: Path, servers: Servers | None,
+                                connect: Any = None) -> None:
+    """Play a client session; ``connect`` is another transport than stdio to a fresh server
+    (``record_mcp_http.py``'s Streamable HTTP)."""
     spec = session.spec
     answers = spec.get("answers", {})
     script = _Script(answers)
@@ -252,8 +255,10 @@ async def record_client_session(session: scenarios.Session, log: Path, servers: 
     if "extensions" in spec:
         callbacks["extensions"] = [advertise(name, settings) for name, settings in spec["extensions"].items()]
     info = types.Implementation.model_validate(spec["client_info"]) if "client_info" in spec else CLIENT_INFO
-    params = StdioServerParameters(command=sys.executable, args=servers.stdio_args(log))
-    async with Client(params, mode=spec["mode"], client_info=info, **callbacks) as client:
+    if connect is None:
+        assert servers is not None
+        connect = StdioServerParameters(command=sys.executable, args=servers.stdio_args(log))
+    async with Client(connect, mode=spec["mode"], client_info=info, **callbacks) as client:
         await _play(client, spec["actions"], cancel_call, log)
 
 

@@ -62,6 +62,17 @@ class Family:
     releases: Releases | None = None  #: the SDK releases the model speaks (the pinned one first)
     #: a world file's JSON and its path -> what ``run_session`` plays against (``Session.world``)
     read_world: Callable[[Any, str], Any] = lambda raw, source: None
+    #: the transports other than ``transport`` a scenario file may name (``"transport": "http"``):
+    #: each one's recorder and the transport its recordings say
+    transports: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def recorder_for(self, transport: str = "stdio") -> str:
+        """The live recorder of a scenario file over ``transport``."""
+        return self.transports[transport]["recorder"] if transport in self.transports else self.recorder
+
+    def transport_for(self, transport: str = "stdio") -> str:
+        """What a recording of a scenario file over ``transport`` says its transport is."""
+        return self.transports[transport]["transport"] if transport in self.transports else self.transport
 
     @classmethod
     def from_file(cls, path: Path, **code: Any) -> "Family":

@@ -1,0 +1,118 @@
+"""MCP over Streamable HTTP: the envelope, its normal form, the engine's transport edge, the scenario rules."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agent_loop_sim import engine, scenarios
+from agent_loop_sim.check import build_report
+from agent_loop_sim.errors import InputError
+from agent_loop_sim.mcp_http_log import in_transcript_order, kept_headers, reply_message, request_message
+from agent_loop_sim.normalise import normalise_mcp_http
+from agent_loop_sim.project import Project
+from conftest import ROOT, run_cli
+
+HTTP_FILE = ROOT / "scenarios" / "mcp_http.json"
+
+
+def _session(name: str):
+    return scenarios.load(HTTP_FILE).session(name)
+
+
+def _envelope(transcript):
+    return [(m.sender, (m.http or {}).get("method") or (m.http or {}).get("status"),
+             [name for name, _ in (m.http or {}).get("headers", [])]) for m in transcript.messages]
+
+
+def test_only_the_transport_headers_are_kept_under_one_spelling():
+    assert kept_headers([("host", "x"), ("mcp-session-id", "a"), ("content-length", "3"),
+                         ("mcp-protocol-version", "2025-11-25"), ("ACCEPT", "*/*")]) == [
+        ["Mcp-Session-Id", "a"], ["MCP-Protocol-Version", "2025-11-25"], ["Accept", "*/*"]]
+
+
+def test_issued_session_ids_are_numbered_and_a_made_up_one_stays():
+    messages = [request_message("POST", "/mcp", [("Mcp-Session-Id", "made-up")], {}),
+                reply_message(404, [("Content-Type", "application/json")], {}),
+                request_message("POST", "/mcp", [], {}),
+                reply_message(200, [("Mcp-Session-Id", "f00d")], {}),
+                request_message("POST", "/mcp", [("Mcp-Session-Id", "f00d")], {}),
+                reply_message(400, [("Mcp-Session-Id", "beef")], {})]
+    normalise_mcp_http(messages)
+    ids = [dict(m.http["headers"]).get("Mcp-Session-Id") for m in messages]
+    assert ids == ["made-up", None, None, "<session-1>", "<session-1>", "<session-2>"]
+
+
+def test_the_clients_get_stream_is_written_after_the_exchange_that_opened_it():
+    def exchange(method, body):
+        return [request_message(method, "/mcp", [], body), reply_message(200, [])]
+    initialized = exchange("POST", {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    listed = exchange("POST", {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    get = exchange("GET", None)
+    ordered = in_transcript_order([initialized, listed, get])
+    assert ordered == [*initialized, *get, *listed]
+
+
+def test_the_engine_speaks_each_era_over_http():
+    legacy = engine.run_session(_session("http_legacy_tour"))
+    assert _envelope(legacy)[:6] == [
+        ("client", "POST", ["Accept", "Content-Type"]),
+        ("server", 200, ["Content-Type", "Mcp-Session-Id"]),
+        ("client", "POST", ["Accept", "Content-Type", "Mcp-Session-Id", "MCP-Protocol-Version"]),
+        ("server", 202, ["Content-Type", "Mcp-Session-Id"]),
+        ("client", "GET", ["Accept", "Content-Type", "Mcp-Session-Id", "MCP-Protocol-Version"]),
+        ("server", 200, ["Content-Type", "Mcp-Session-Id"])]
+    assert _envelope(legacy)[-2][1] == "DELETE"
+    modern = engine.run_session(_session("http_modern_errors"))
+    assert [e[1] for e in _envelope(modern)] == ["POST", 200, "POST", 200, "POST", 400]
+    assert _envelope(modern)[4][2] == ["Accept", "Content-Type", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"]
+
+
+def test_a_changed_header_in_the_engine_is_caught():
+    files = [f for f in Project(ROOT).scenario_files() if f.path.endswith("mcp_http.json")]
+    assert build_report(Project(ROOT), files=files).ok
+
+    def wrong_version(session):
+        t = engine.run_session(session)
+        if session.name == "http_legacy_tour":
+            t.messages[2].http["headers"][3][1] = "2025-06-18"
+        return t
+
+    (problem,) = build_report(Project(ROOT), wrong_version, files=files).problems
+    assert "session 'http_legacy_tour', message 3" in problem and "2025-06-18" in problem
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (lambda d: d["sessions"][0].update(mode="raw", lines=["{}"]) or [d["sessions"][0].pop(k) for k in ("actions",)],
+     "a raw session over http has 'requests', not 'lines'"),
+    (lambda d: d["sessions"].__setitem__(0, {"name": "x", "family": "mcp", "title": "t", "mode": "raw",
+                                              "requests": [{"method": "PUT"}]}), "$.sessions[0].requests[0].method"),
+    (lambda d: d["sessions"].__setitem__(0, {"name": "x", "family": "mcp", "title": "t", "mode": "raw",
+                                              "requests": [{"method": "POST", "headers": [["A"]]}]}),
+     "a header is [NAME, VALUE]"),
+    (lambda d: d.update(transport="carrier-pigeon"), "$.transport"),
+])
+def test_a_bad_http_scenario_is_one_line(tmp_path: Path, change, said):
+    data = json.loads(HTTP_FILE.read_text())
+    change(data)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(InputError, match=None) as caught:
+        scenarios.load(path)
+    assert said in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_requests_in_a_stdio_file_and_a_transport_for_a2a_are_refused(tmp_path: Path):
+    stdio = {"recording": "x.json", "sessions": [{"name": "x", "family": "mcp", "title": "t", "mode": "raw",
+                                                  "requests": [{"method": "GET"}]}]}
+    (tmp_path / "a.json").write_text(json.dumps(stdio))
+    with pytest.raises(InputError, match="a raw session over stdio has 'lines', not 'requests'"):
+        scenarios.load(tmp_path / "a.json")
+    a2a = json.loads((ROOT / "scenarios" / "a2a.json").read_text())
+    a2a["transport"] = "http"
+    (tmp_path / "b.json").write_text(json.dumps(a2a))
+    with pytest.raises(InputError, match="a2a sessions have one transport"):
+        scenarios.load(tmp_path / "b.json")
+    done = run_cli("run", str(tmp_path / "b.json"))
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
