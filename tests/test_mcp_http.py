@@ -116,3 +116,48 @@ def test_requests_in_a_stdio_file_and_a_transport_for_a2a_are_refused(tmp_path: 
         scenarios.load(tmp_path / "b.json")
     done = run_cli("run", str(tmp_path / "b.json"))
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+
+
+def _app():
+    from agent_loop_sim.protocols.mcp import FIXTURE_SERVER, ServerConnection
+    from agent_loop_sim.protocols.mcp.http_transport import StreamableHttpApp
+
+    return StreamableHttpApp(lambda: ServerConnection(FIXTURE_SERVER))
+
+
+INIT = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                   "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}})
+BOTH = ("Accept", "application/json, text/event-stream")
+JSON_BODY = ("Content-Type", "application/json")
+
+
+def test_the_app_keeps_a_session_only_when_a_valid_initialize_opened_it():
+    app = _app()
+    refused = app.handle("POST", [("Accept", "application/json"), JSON_BODY], INIT)
+    assert refused.status == 406 and dict(refused.headers)["Mcp-Session-Id"] not in app.sessions
+    opened = app.handle("POST", [BOTH, JSON_BODY], INIT)
+    session = dict(opened.headers)["Mcp-Session-Id"]
+    assert opened.status == 200 and opened.events[0]["result"]["protocolVersion"] == "2025-11-25"
+    assert app.handle("DELETE", [("Mcp-Session-Id", session)], None).status == 200
+    assert app.handle("DELETE", [("Mcp-Session-Id", session)], None).body["error"]["message"] == "Session not found"
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("{not json", "key must be a string at line 1 column 2"),
+    ("", "EOF while parsing a value at line 1 column 0"),
+])
+def test_a_body_that_is_not_json_is_answered_in_the_sdk_parsers_words(text, said):
+    reply = _app().handle("POST", [BOTH, JSON_BODY], text)
+    assert (reply.status, reply.body["error"]["message"]) == (400, "Parse error: " + said)
+
+
+def test_a_2026_07_28_request_whose_headers_disagree_with_its_body_is_refused_before_the_server_sees_it():
+    body = json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+        "name": "add", "arguments": {"a": 1, "b": 2},
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}})
+    headers = [BOTH, JSON_BODY, ("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/call")]
+    wrong_name = _app().handle("POST", headers + [("Mcp-Name", "sub")], body)
+    assert (wrong_name.status, wrong_name.body["error"]["code"], wrong_name.body["id"]) == (400, -32020, 5)
+    right = _app().handle("POST", headers + [("Mcp-Name", "add")], body)
+    assert right.status == 200 and right.body["result"]["structuredContent"] == {"result": 3}
+    assert _app().handle("GET", [("MCP-Protocol-Version", "2026-07-28")], None).headers == [("Allow", "POST")]

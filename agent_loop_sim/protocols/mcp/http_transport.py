@@ -26,6 +26,7 @@ from ...transcript import Message
 from . import jsonrpc
 from .client import ClientModel
 from .server import ServerConnection
+from .versions import HANDSHAKE_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION
 
 ACCEPT = "application/json, text/event-stream"
 JSON = "application/json"
@@ -214,7 +215,237 @@ def play_client_http(client: ClientModel, server: ServerConnection, observe: Any
     return [m for exchange in exchanges for m in exchange.messages()]
 
 
-def play_raw_http(requests: list[dict[str, Any]], definition: Any, rules: frozenset[str],
-                  observe: Any = None) -> list[Message]:
-    """Hand-written HTTP requests: not modelled yet."""
-    raise NotImplementedError("raw sessions over Streamable HTTP are not modelled yet")
+# --- The SDK server's Streamable HTTP app, request by request ---------------------------------
+#
+# What it answers a request (its method, headers and body) with, in the order the SDK checks:
+# the era is routed on the MCP-Protocol-Version header (a value that is not a handshake revision
+# goes to the 2026-07-28 entry); a request without a session id opens a session (its id on every
+# answer) that is kept only if the request was a valid initialize; then Content-Type, Accept,
+# JSON, the JSON-RPC shape and the session, each refused with its status.
+
+JSONRPC_MODELS = (("JSONRPCRequest", ("jsonrpc", "id", "method")), ("JSONRPCNotification", ("jsonrpc", "method")),
+                  ("JSONRPCResponse", ("jsonrpc", "id", "result")), ("JSONRPCError", ("jsonrpc", "id", "error")))
+NOT_ACCEPTABLE_POST = "Not Acceptable: Client must accept both application/json and text/event-stream"
+NOT_ACCEPTABLE_GET = "Not Acceptable: Client must accept text/event-stream"
+
+
+@dataclass
+class Reply:
+    """What the app answers one HTTP request with: a status, headers, and a JSON body, a text, no
+    body, or the events of an SSE stream (``events`` not None)."""
+
+    status: int
+    headers: list[tuple[str, str]]
+    body: Any = None
+    text: str | None = None
+    events: list[Any] | None = None
+
+    def messages(self) -> list[Message]:
+        if self.events is None:
+            return [reply_message(self.status, self.headers, self.body, self.text)]
+        if not self.events:
+            return [reply_message(self.status, self.headers, sse=True)]
+        return [reply_message(self.status, self.headers, self.events[0], sse=True),
+                *[event_message(e) for e in self.events[1:]]]
+
+
+def _header(headers: list[tuple[str, str]], name: str) -> str | None:
+    return next((v for k, v in headers if k.lower() == name.lower()), None)
+
+
+def _accepts(headers: list[tuple[str, str]]) -> tuple[bool, bool]:
+    """(JSON, SSE) accepted, wildcards included."""
+    types = [t.strip().split(";")[0].strip().lower() for t in (_header(headers, "Accept") or "").split(",")]
+    wildcard = "*/*" in types
+    return (wildcard or any(t in (JSON, "application/*") for t in types),
+            wildcard or any(t in (SSE, "text/*") for t in types))
+
+
+def _error(message: str, code: int = jsonrpc.INVALID_REQUEST, id: Any = None) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}
+
+
+def json_parse_error(text: str) -> str:
+    """What the SDK's JSON parser (serde_json, through pydantic-core) says of a body that is not
+    JSON, from where Python's parser stops: its words and its line and column."""
+    import json
+
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        at, line = exc.pos, exc.lineno
+        column = at - (text.rfind("\n", 0, at) + 1)
+        if exc.msg.startswith("Expecting value") and at >= len(text.rstrip()):
+            return f"EOF while parsing a value at line {line} column {column}"
+        words = {"Expecting property name enclosed in double quotes": "key must be a string",
+                 "Expecting value": "expected value", "Extra data": "trailing characters",
+                 "Expecting ':' delimiter": "expected `:`"}.get(exc.msg, exc.msg)
+        return f"{words} at line {line} column {column + 1}"
+    return ""
+
+
+def jsonrpc_validation_error(value: Any) -> str:
+    """pydantic's words for a body that is JSON but none of the four JSON-RPC messages: each
+    model of the union, in order, with what it misses (or that it wanted an object)."""
+    from .annotations import Problem, rejection
+
+    problems = []
+    for model, fields in JSONRPC_MODELS:
+        if type(value) is not dict:
+            problems.append(Problem(model, "model_type", f"Input should be a valid dictionary or instance of {model}",
+                                    value))
+            continue
+        problems += [Problem(f"{model}.{name}", "missing", "Field required", value) for name in fields if name not in value]
+    if not problems:
+        raise NotImplementedError("a JSON-RPC message the SDK's union refuses for another reason")
+    text = str(rejection("union[" + ",".join(m for m, _ in JSONRPC_MODELS) + "]", problems))
+    return "Validation error: " + text
+
+
+class StreamableHttpApp:
+    """The SDK's ``streamable_http_app()`` over the server model: one `ServerConnection` per
+    handshake-era session, one for the stateless requests. Requests are answered one at a time
+    (a stream is answered whole: the server model answers at once)."""
+
+    def __init__(self, new_connection: Any) -> None:
+        self.new_connection = new_connection
+        self.sessions: dict[str, ServerConnection] = {}
+        self.stateless: ServerConnection | None = None
+        self.issued = 0
+
+    def _issue(self) -> str:
+        self.issued += 1
+        return f"{self.issued:032x}"  # (random in the SDK; the normal form names it)
+
+    def handle(self, method: str, headers: list[tuple[str, str]], text: str | None) -> Reply:
+        version = _header(headers, "MCP-Protocol-Version")
+        if version is not None and version not in HANDSHAKE_VERSIONS:
+            return self._stateless(method, headers, text)
+        session_id = _header(headers, "Mcp-Session-Id")
+        if session_id is not None:
+            if session_id not in self.sessions:
+                return Reply(404, [("Content-Type", JSON)], _error("Session not found"))
+            return self._in_session(session_id, method, headers, text, opening=False)
+        opened = self._issue()  # a session for the request, kept if it was a valid initialize
+        self.sessions[opened] = self.new_connection()
+        reply = self._in_session(opened, method, headers, text, opening=True)
+        if not (reply.status == 200 and reply.events is not None):
+            del self.sessions[opened]
+        return reply
+
+    def _in_session(self, session_id: str, method: str, headers: list[tuple[str, str]], text: str | None,
+                    opening: bool) -> Reply:
+        tagged = [("Content-Type", JSON), ("Mcp-Session-Id", session_id)]
+        wants_json, wants_sse = _accepts(headers)
+        if method == "GET":
+            if not wants_sse:
+                return Reply(406, tagged, _error(NOT_ACCEPTABLE_GET))
+            if opening:
+                return Reply(400, tagged, _error("Bad Request: Missing session ID"))
+            return Reply(200, [("Content-Type", SSE), ("Mcp-Session-Id", session_id)], events=[])
+        if method == "DELETE":
+            if opening:
+                return Reply(400, tagged, _error("Bad Request: Missing session ID"))
+            del self.sessions[session_id]
+            return Reply(200, tagged)
+        if not (_header(headers, "Content-Type") or "").lower().startswith(JSON):
+            return Reply(400, [], text="Invalid Content-Type header")
+        if not (wants_json and wants_sse):
+            return Reply(406, tagged, _error(NOT_ACCEPTABLE_POST))
+        import json
+
+        try:
+            decoded = json.loads(text or "")
+        except json.JSONDecodeError:
+            return Reply(400, tagged, _error("Parse error: " + json_parse_error(text or ""), jsonrpc.PARSE_ERROR))
+        message = jsonrpc.classify(decoded)
+        if message is None:
+            return Reply(400, tagged, _error(jsonrpc_validation_error(decoded), jsonrpc.INVALID_PARAMS))
+        initialize = type(message) is jsonrpc.Request and message.method == "initialize"
+        if opening and not initialize:
+            return Reply(400, tagged, _error("Bad Request: Missing session ID"))
+        said = self.sessions[session_id].receive_decoded(message)
+        if type(message) is not jsonrpc.Request:
+            return Reply(202, tagged)
+        return Reply(200, [("Content-Type", SSE), ("Mcp-Session-Id", session_id)], events=list(said))
+
+    def _stateless(self, method: str, headers: list[tuple[str, str]], text: str | None) -> Reply:
+        """The 2026-07-28 entry: POST only, no session; the request's envelope must agree with
+        its headers before the server model sees it."""
+        if method != "POST":
+            return Reply(405, [("Allow", "POST")])
+        import json
+
+        decoded = json.loads(text or "")
+        message = jsonrpc.classify(decoded)
+        if type(message) is not jsonrpc.Request:
+            raise NotImplementedError("a 2026-07-28 POST that is not a request")
+        refused = _ladder(decoded, headers)
+        if refused is not None:
+            code, words = refused
+            return Reply(ERROR_STATUS.get(code, 200), [("Content-Type", JSON)], _error(words, code, decoded["id"]))
+        if self.stateless is None:
+            self.stateless = self.new_connection()
+        said = list(self.stateless.receive_decoded(message))
+        if len(said) == 1:
+            error = said[0].get("error")
+            status = ERROR_STATUS.get(error.get("code"), 200) if type(error) is dict else 200
+            return Reply(status, [("Content-Type", JSON)], said[0])
+        return Reply(200, [("Content-Type", SSE)], events=said)
+
+
+def _ladder(body: dict[str, Any], headers: list[tuple[str, str]]) -> tuple[int, str] | None:
+    """The 2026-07-28 envelope against the headers, rung by rung: (code, words) of the first
+    that refuses, or None."""
+    params = body.get("params")
+    meta = params.get("_meta") if type(params) is dict else None
+    if type(meta) is not dict:
+        return jsonrpc.INVALID_PARAMS, (f"params._meta must be an object carrying the required "
+                                        f"{META_PROTOCOL_VERSION!r} and {META_CLIENT_CAPABILITIES!r} envelope keys")
+    missing = [k for k in (META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES) if k not in meta]
+    if missing:
+        return jsonrpc.INVALID_PARAMS, f"params._meta is missing the required envelope key(s): {', '.join(missing)}"
+    if _header(headers, "MCP-Protocol-Version") != meta[META_PROTOCOL_VERSION]:
+        return HEADER_MISMATCH, "mcp-protocol-version header does not match the request envelope's protocol version"
+    if _header(headers, "Mcp-Method") != body.get("method"):
+        return HEADER_MISMATCH, "mcp-method header does not match the request body's method"
+    key = NAME_BEARING_METHODS.get(body["method"])
+    if key is not None and params.get(key) is not None and _header(headers, "Mcp-Name") != params.get(key):
+        return HEADER_MISMATCH, f"mcp-name header does not match the request body's {key!r} parameter"
+    return None
+
+
+def play_raw_http(requests: list[dict[str, Any]], new_connection: Any, observe: Any = None) -> list[Message]:
+    """Hand-written HTTP requests, one at a time, each with the app's answer; ``<session-N>`` in
+    a header stands for the N-th session id the app issued."""
+    app = StreamableHttpApp(new_connection)
+    log: list[Message] = []
+    issued: list[str] = []
+    import json
+
+    for request in requests:
+        headers = []
+        for name, value in request.get("headers", []):
+            for n, session_id in enumerate(issued, 1):
+                value = value.replace(f"<session-{n}>", session_id)
+            headers.append((name, value))
+        # The writer's HTTP library (httpx) starts from its own Accept, */*, which a request's own
+        # replaces where it stands: first among the headers that matter.
+        accept = _header(headers, "Accept") or "*/*"
+        headers = [("Accept", accept)] + [(k, v) for k, v in headers if k.lower() != "accept"]
+        text = request.get("body")
+        body, raw = (None, None)
+        if text:
+            try:
+                body = json.loads(text)
+            except json.JSONDecodeError:
+                raw = text
+        log.append(request_message(request["method"], ENDPOINT, headers, body, raw))
+        reply = app.handle(request["method"], headers, text)
+        for name, value in reply.headers:
+            if name == "Mcp-Session-Id" and value not in issued:
+                issued.append(value)
+        log.extend(reply.messages())
+        if observe is not None:
+            observe(len(log), {})
+    return log

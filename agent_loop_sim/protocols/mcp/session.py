@@ -83,7 +83,7 @@ def run_session(session: Session, definition: ServerDefinition, rules: frozenset
         from .http_transport import play_client_http, play_raw_http
 
         if spec["mode"] == "raw":
-            return play_raw_http(spec["requests"], definition, rules, observe)
+            return play_raw_http(spec["requests"], lambda: ServerConnection(definition, rules=rules), observe)
         return play_client_http(client_for(spec, rules), server, observe)
     if spec["mode"] == "raw":
         return play_raw(spec["lines"], server, observe)
