@@ -189,15 +189,19 @@ def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int
     results = []
     for file in project.scenario_files(args.scenarios):
         command = peers[file.family]
-        shown = {swap.MCP_PEER: "serve mcp", swap.A2A_PEER: "serve a2a"}.get(command, command)
-        if file.world is not None and command in (swap.MCP_PEER, swap.A2A_PEER):
+        if file.transport == "http" and command == swap.MCP_PEER:
+            command = swap.MCP_HTTP_PEER  # (the same peer, over the file's transport)
+        shown = {swap.MCP_PEER: "serve mcp", swap.A2A_PEER: "serve a2a",
+                 swap.MCP_HTTP_PEER: "serve mcp --http"}.get(command, command)
+        if file.world is not None and command in (swap.MCP_PEER, swap.A2A_PEER, swap.MCP_HTTP_PEER):
             # (named on its command line: the SDK's stdio client starts a server with a bare environment)
             command = f"{command} --world {shlex.quote(str(Path(file.world).resolve()))}"
             shown += f" --world {project.relative(file.world)}"
-        live = record_live(project, file, args.timeout, args.jobs, env=swap.peer_environment(file.family, command))
+        live = record_live(project, file, args.timeout, args.jobs,
+                           env=swap.peer_environment(file.family, command, file.transport))
         client = {"mcp": "the SDK's client", "a2a": "the recorder's orchestrator over HTTP"}[file.family]
         results.append(_same_as_committed(project, file, live, f"{client} against `{shown}`"))
-        if file.family == "mcp":
+        if file.family == "mcp" and file.transport == "stdio":  # (the engine's client drives stdio only)
             driven = swap.drive_all(project.root, list(file.sessions), args.timeout, args.jobs, file.world)
             recording = Recording(live.family, live.sdk, "stdio", live.scenarios, driven)
             results.append(_same_as_committed(project, file, recording,

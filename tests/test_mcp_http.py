@@ -161,3 +161,40 @@ def test_a_2026_07_28_request_whose_headers_disagree_with_its_body_is_refused_be
     right = _app().handle("POST", headers + [("Mcp-Name", "add")], body)
     assert right.status == 200 and right.body["result"]["structuredContent"] == {"result": 3}
     assert _app().handle("GET", [("MCP-Protocol-Version", "2026-07-28")], None).headers == [("Allow", "POST")]
+
+
+def test_serve_mcp_http_answers_as_the_model_does_over_a_real_socket():
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    process = subprocess.Popen([sys.executable, "-m", "agent_loop_sim", "serve", "mcp", "--http", "--port", "0"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = process.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
+        request = urllib.request.Request(url, data=INIT.encode(), method="POST",
+                                         headers={"Accept": "application/json", "Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 406 and "must accept both" in refused.value.read().decode()
+        request = urllib.request.Request(url, data=INIT.encode(), method="POST", headers=dict([BOTH, JSON_BODY]))
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.headers["Content-Type"] == "text/event-stream" and answer.headers["Mcp-Session-Id"]
+            event = answer.read().decode()
+        assert event.startswith("event: message\r\ndata: ") and '"protocolVersion":"2025-11-25"' in event
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_serve_mcp_http_on_a_port_taken_is_one_line():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        done = run_cli("serve", "mcp", "--http", "--port", str(taken.getsockname()[1]), timeout=30)
+    assert done.returncode == 2 and done.stderr.strip().startswith("error: cannot listen on 127.0.0.1:")
+    assert len(done.stderr.strip().splitlines()) == 1

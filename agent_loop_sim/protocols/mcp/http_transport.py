@@ -229,6 +229,11 @@ NOT_ACCEPTABLE_POST = "Not Acceptable: Client must accept both application/json 
 NOT_ACCEPTABLE_GET = "Not Acceptable: Client must accept text/event-stream"
 
 
+#: An open SSE stream: (session id, the id of the request it answers), or (session id, None) for
+#: the GET stream.
+Stream = tuple[str, Any]
+
+
 @dataclass
 class Reply:
     """What the app answers one HTTP request with: a status, headers, and a JSON body, a text, no
@@ -239,6 +244,13 @@ class Reply:
     body: Any = None
     text: str | None = None
     events: list[Any] | None = None
+    #: a stream's key while it stays open (a request whose response is still to come, or the GET
+    #: stream): what the server says later on it comes in another request's ``elsewhere``
+    stream: Stream | None = None
+    #: what the server said, while answering this request, on other open streams, in order
+    elsewhere: list[tuple[Stream, Any]] = field(default_factory=list)
+    #: the streams this request ended (a DELETE ends its session's)
+    ended: list[Stream] = field(default_factory=list)
 
     def messages(self) -> list[Message]:
         if self.events is None:
@@ -312,6 +324,35 @@ class StreamableHttpApp:
         self.sessions: dict[str, ServerConnection] = {}
         self.stateless: ServerConnection | None = None
         self.issued = 0
+        self.streams: list[Stream] = []  # open, oldest first
+
+    def _route(self, session_id: str, said: list[Any], own: Stream | None) -> tuple[list[Any], list[tuple[Stream, Any]]]:
+        """Where each message the server said goes: a response on the stream of the request it
+        answers (which it ends), anything else on the session's oldest open request stream, else
+        on its GET stream (else nowhere: no stream is open to carry it). Returns what goes on
+        ``own`` and what goes elsewhere."""
+        mine: list[Any] = []
+        elsewhere: list[tuple[Stream, Any]] = []
+        for message in said:
+            if _kind(message) == "response" and (session_id, message.get("id")) in self.streams:
+                target: Stream | None = (session_id, message.get("id"))
+                self.streams.remove(target)  # type: ignore[arg-type]
+            else:
+                target = next((k for k in self.streams if k[0] == session_id and k[1] is not None), None)
+                if target is None and (session_id, None) in self.streams:
+                    target = (session_id, None)
+            if target is None:
+                continue
+            if target == own:
+                mine.append(message)
+            else:
+                elsewhere.append((target, message))
+        return mine, elsewhere
+
+    def closed(self, stream: Stream) -> None:
+        """The client hung up ``stream`` (the edge says so)."""
+        if stream in self.streams:
+            self.streams.remove(stream)
 
     def _issue(self) -> str:
         self.issued += 1
@@ -342,12 +383,17 @@ class StreamableHttpApp:
                 return Reply(406, tagged, _error(NOT_ACCEPTABLE_GET))
             if opening:
                 return Reply(400, tagged, _error("Bad Request: Missing session ID"))
-            return Reply(200, [("Content-Type", SSE), ("Mcp-Session-Id", session_id)], events=[])
+            if (session_id, None) not in self.streams:
+                self.streams.append((session_id, None))
+            return Reply(200, [("Content-Type", SSE), ("Mcp-Session-Id", session_id)], events=[],
+                         stream=(session_id, None))
         if method == "DELETE":
             if opening:
                 return Reply(400, tagged, _error("Bad Request: Missing session ID"))
             del self.sessions[session_id]
-            return Reply(200, tagged)
+            ended = [k for k in self.streams if k[0] == session_id]
+            self.streams = [k for k in self.streams if k[0] != session_id]
+            return Reply(200, tagged, ended=ended)
         if not (_header(headers, "Content-Type") or "").lower().startswith(JSON):
             return Reply(400, [], text="Invalid Content-Type header")
         if not (wants_json and wants_sse):
@@ -364,10 +410,14 @@ class StreamableHttpApp:
         initialize = type(message) is jsonrpc.Request and message.method == "initialize"
         if opening and not initialize:
             return Reply(400, tagged, _error("Bad Request: Missing session ID"))
-        said = self.sessions[session_id].receive_decoded(message)
-        if type(message) is not jsonrpc.Request:
-            return Reply(202, tagged)
-        return Reply(200, [("Content-Type", SSE), ("Mcp-Session-Id", session_id)], events=list(said))
+        own = (session_id, message.id) if type(message) is jsonrpc.Request else None
+        if own is not None:
+            self.streams.append(own)
+        mine, elsewhere = self._route(session_id, list(self.sessions[session_id].receive_decoded(message)), own)
+        if own is None:
+            return Reply(202, tagged, elsewhere=elsewhere)
+        return Reply(200, [("Content-Type", SSE), ("Mcp-Session-Id", session_id)], events=mine,
+                     stream=own if own in self.streams else None, elsewhere=elsewhere)
 
     def _stateless(self, method: str, headers: list[tuple[str, str]], text: str | None) -> Reply:
         """The 2026-07-28 entry: POST only, no session; the request's envelope must agree with
