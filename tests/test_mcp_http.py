@@ -127,19 +127,20 @@ def _app():
 
 INIT = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}})
+HOST = ("Host", "127.0.0.1:8000")
 BOTH = ("Accept", "application/json, text/event-stream")
 JSON_BODY = ("Content-Type", "application/json")
 
 
 def test_the_app_keeps_a_session_only_when_a_valid_initialize_opened_it():
     app = _app()
-    refused = app.handle("POST", [("Accept", "application/json"), JSON_BODY], INIT)
+    refused = app.handle("POST", [HOST, ("Accept", "application/json"), JSON_BODY], INIT)
     assert refused.status == 406 and dict(refused.headers)["Mcp-Session-Id"] not in app.sessions
-    opened = app.handle("POST", [BOTH, JSON_BODY], INIT)
+    opened = app.handle("POST", [HOST, BOTH, JSON_BODY], INIT)
     session = dict(opened.headers)["Mcp-Session-Id"]
     assert opened.status == 200 and opened.events[0]["result"]["protocolVersion"] == "2025-11-25"
-    assert app.handle("DELETE", [("Mcp-Session-Id", session)], None).status == 200
-    assert app.handle("DELETE", [("Mcp-Session-Id", session)], None).body["error"]["message"] == "Session not found"
+    assert app.handle("DELETE", [HOST, ("Mcp-Session-Id", session)], None).status == 200
+    assert app.handle("DELETE", [HOST, ("Mcp-Session-Id", session)], None).body["error"]["message"] == "Session not found"
 
 
 @pytest.mark.parametrize(("text", "said"), [
@@ -147,7 +148,7 @@ def test_the_app_keeps_a_session_only_when_a_valid_initialize_opened_it():
     ("", "EOF while parsing a value at line 1 column 0"),
 ])
 def test_a_body_that_is_not_json_is_answered_in_the_sdk_parsers_words(text, said):
-    reply = _app().handle("POST", [BOTH, JSON_BODY], text)
+    reply = _app().handle("POST", [HOST, BOTH, JSON_BODY], text)
     assert (reply.status, reply.body["error"]["message"]) == (400, "Parse error: " + said)
 
 
@@ -155,12 +156,12 @@ def test_a_2026_07_28_request_whose_headers_disagree_with_its_body_is_refused_be
     body = json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
         "name": "add", "arguments": {"a": 1, "b": 2},
         "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}})
-    headers = [BOTH, JSON_BODY, ("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/call")]
+    headers = [HOST, BOTH, JSON_BODY, ("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/call")]
     wrong_name = _app().handle("POST", headers + [("Mcp-Name", "sub")], body)
     assert (wrong_name.status, wrong_name.body["error"]["code"], wrong_name.body["id"]) == (400, -32020, 5)
     right = _app().handle("POST", headers + [("Mcp-Name", "add")], body)
     assert right.status == 200 and right.body["result"]["structuredContent"] == {"result": 3}
-    assert _app().handle("GET", [("MCP-Protocol-Version", "2026-07-28")], None).headers == [("Allow", "POST")]
+    assert _app().handle("GET", [HOST, ("MCP-Protocol-Version", "2026-07-28")], None).headers == [("Allow", "POST")]
 
 
 def test_serve_mcp_http_answers_as_the_model_does_over_a_real_socket():
@@ -198,3 +199,12 @@ def test_serve_mcp_http_on_a_port_taken_is_one_line():
         done = run_cli("serve", "mcp", "--http", "--port", str(taken.getsockname()[1]), timeout=30)
     assert done.returncode == 2 and done.stderr.strip().startswith("error: cannot listen on 127.0.0.1:")
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_host_or_origin_other_than_the_loopbacks_is_refused_as_the_sdk_guards_against_dns_rebinding():
+    evil = _app().handle("POST", [("Host", "evil.example.com"), BOTH, JSON_BODY], INIT)
+    assert (evil.status, evil.text) == (421, "Invalid Host header")
+    origin = _app().handle("POST", [HOST, ("Origin", "http://evil.example.com"), BOTH, JSON_BODY], INIT)
+    assert (origin.status, origin.text) == (403, "Invalid Origin header")
+    assert _app().handle("POST", [("Host", "localhost:1"), ("Origin", "http://localhost:1"), BOTH, JSON_BODY],
+                         INIT).status == 200

@@ -376,6 +376,9 @@ class StreamableHttpApp:
 
     def _in_session(self, session_id: str, method: str, headers: list[tuple[str, str]], text: str | None,
                     opening: bool) -> Reply:
+        refused = _security(method, headers)
+        if refused is not None:
+            return refused
         tagged = [("Content-Type", JSON), ("Mcp-Session-Id", session_id)]
         wants_json, wants_sse = _accepts(headers)
         if method == "GET":
@@ -394,8 +397,6 @@ class StreamableHttpApp:
             ended = [k for k in self.streams if k[0] == session_id]
             self.streams = [k for k in self.streams if k[0] != session_id]
             return Reply(200, tagged, ended=ended)
-        if not (_header(headers, "Content-Type") or "").lower().startswith(JSON):
-            return Reply(400, [], text="Invalid Content-Type header")
         if not (wants_json and wants_sse):
             return Reply(406, tagged, _error(NOT_ACCEPTABLE_POST))
         import json
@@ -422,6 +423,9 @@ class StreamableHttpApp:
     def _stateless(self, method: str, headers: list[tuple[str, str]], text: str | None) -> Reply:
         """The 2026-07-28 entry: POST only, no session; the request's envelope must agree with
         its headers before the server model sees it."""
+        refused = _security(method, headers)
+        if refused is not None:
+            return refused
         if method != "POST":
             return Reply(405, [("Allow", "POST")])
         import json
@@ -442,6 +446,26 @@ class StreamableHttpApp:
             status = ERROR_STATUS.get(error.get("code"), 200) if type(error) is dict else 200
             return Reply(status, [("Content-Type", JSON)], said[0])
         return Reply(200, [("Content-Type", SSE)], events=said)
+
+
+#: The SDK's app served on 127.0.0.1 guards against DNS rebinding: these hosts and origins only
+#: (any port).
+ALLOWED_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+ALLOWED_ORIGINS = ("http://127.0.0.1", "http://localhost", "http://[::1]")
+
+
+def _security(method: str, headers: list[tuple[str, str]]) -> Reply | None:
+    """The transport's first checks, before anything else is read: a POST's Content-Type, then
+    the Host and Origin headers (refused in plain text, with no header that matters)."""
+    if method == "POST" and not (_header(headers, "Content-Type") or "").lower().startswith(JSON):
+        return Reply(400, [], text="Invalid Content-Type header")
+    host = _header(headers, "Host") or ""
+    if not any(host.startswith(allowed + ":") for allowed in ALLOWED_HOSTS):
+        return Reply(421, [], text="Invalid Host header")
+    origin = _header(headers, "Origin")
+    if origin and not any(origin.startswith(allowed + ":") for allowed in ALLOWED_ORIGINS):
+        return Reply(403, [], text="Invalid Origin header")
+    return None
 
 
 def _ladder(body: dict[str, Any], headers: list[tuple[str, str]]) -> tuple[int, str] | None:
@@ -484,6 +508,7 @@ def play_raw_http(requests: list[dict[str, Any]], new_connection: Any, observe: 
         accept = _header(headers, "Accept") or "*/*"
         headers = [("Accept", accept)] + [(k, v) for k, v in headers if k.lower() != "accept"]
         text = request.get("body")
+        sent = [("Host", "127.0.0.1:8000"), *headers]  # (the library names the host it connects to)
         body, raw = (None, None)
         if text:
             try:
@@ -491,7 +516,7 @@ def play_raw_http(requests: list[dict[str, Any]], new_connection: Any, observe: 
             except json.JSONDecodeError:
                 raw = text
         log.append(request_message(request["method"], ENDPOINT, headers, body, raw))
-        reply = app.handle(request["method"], headers, text)
+        reply = app.handle(request["method"], sent, text)
         for name, value in reply.headers:
             if name == "Mcp-Session-Id" and value not in issued:
                 issued.append(value)
