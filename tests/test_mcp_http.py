@@ -208,3 +208,16 @@ def test_a_host_or_origin_other_than_the_loopbacks_is_refused_as_the_sdk_guards_
     assert (origin.status, origin.text) == (403, "Invalid Origin header")
     assert _app().handle("POST", [("Host", "localhost:1"), ("Origin", "http://localhost:1"), BOTH, JSON_BODY],
                          INIT).status == 200
+
+
+def test_the_committed_conformance_suite_table_has_one_verdict_per_check_and_a_flip_is_named():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("mcp_conformance_suite", ROOT / "scripts" / "mcp_conformance_suite.py")
+    suite = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(suite)
+    rows = json.loads((ROOT / "recordings" / "verdicts" / "mcp_conformance_suite.json").read_text())["checks"]
+    assert rows and suite.differences(rows) == []
+    rows[0]["engine"] = {"status": "SUCCESS" if rows[0]["sdk"]["status"] != "SUCCESS" else "FAILURE"}
+    (flagged,) = suite.differences(rows)
+    assert flagged.startswith(f"{rows[0]['scenario']} / {rows[0]['check']}: the SDK's server ")
