@@ -221,3 +221,17 @@ def test_the_committed_conformance_suite_table_has_one_verdict_per_check_and_a_f
     rows[0]["engine"] = {"status": "SUCCESS" if rows[0]["sdk"]["status"] != "SUCCESS" else "FAILURE"}
     (flagged,) = suite.differences(rows)
     assert flagged.startswith(f"{rows[0]['scenario']} / {rows[0]['check']}: the SDK's server ")
+
+
+def test_the_suite_page_shows_both_columns_and_names_a_difference(tmp_path: Path):
+    from agent_loop_sim.site.suite_page import SUITE_TABLE, render_suite
+
+    page = render_suite(ROOT)
+    data = json.loads((ROOT / SUITE_TABLE).read_text())
+    total = len(data["checks"])
+    assert f"**{total} of {total} checks get the same verdict" in page and "**different**" not in page
+    data["checks"][0]["engine"] = {"status": "SUCCESS"}
+    (tmp_path / SUITE_TABLE).parent.mkdir(parents=True)
+    (tmp_path / SUITE_TABLE).write_text(json.dumps(data))
+    flipped = render_suite(tmp_path)
+    assert f"**{total - 1} of {total} checks" in flipped and "**different**" in flipped
