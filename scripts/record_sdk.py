@@ -164,7 +164,8 @@ async def _cancel_written(log: Path, request_id: str) -> None:
         await anyio.sleep(0.005)
 
 
-async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list[Any], log: Path) -> None:
+async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list[Any], log: Path,
+                cancels_on_wire: bool = True) -> None:
     for action in actions:
         op, meta = action["op"], action.get("meta")
         try:
@@ -199,7 +200,8 @@ async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list
                                          resources_list_changed=action.get("resources", False),
                                          resource_subscriptions=action.get("uris", ())) as stream:
                     pass
-                await _cancel_written(log, str(stream.subscription_id))
+                if cancels_on_wire:  # (over HTTP the client ends a listen by closing its stream)
+                    await _cancel_written(log, str(stream.subscription_id))
             elif op == "progress":
                 await client.session.send_progress_notification(action["token"], action["progress"],
                                                                 action.get("total"), action.get("message"))
@@ -259,7 +261,7 @@ async def record_client_session(session: scenarios.Session, log: Path, servers: 
         assert servers is not None
         connect = StdioServerParameters(command=sys.executable, args=servers.stdio_args(log))
     async with Client(connect, mode=spec["mode"], client_info=info, **callbacks) as client:
-        await _play(client, spec["actions"], cancel_call, log)
+        await _play(client, spec["actions"], cancel_call, log, cancels_on_wire=servers is not None)
 
 
 async def record_raw_session(session: scenarios.Session, log: Path, timeout: float, servers: Servers) -> None:

@@ -37,6 +37,7 @@ ENVELOPE_VERSION = "io.modelcontextprotocol/protocolVersion"
 #: The methods whose ``Mcp-Name`` header mirrors a parameter of the request (2026-07-28).
 NAME_BEARING_METHODS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY = -32020, -32021
+REQUEST_CANCELLED = -32800
 #: 2026-07-28: the HTTP status of a JSON reply that is an error, by its code (any other: 200).
 ERROR_STATUS = {jsonrpc.PARSE_ERROR: 400, jsonrpc.INVALID_REQUEST: 400, jsonrpc.INVALID_PARAMS: 400,
                 HEADER_MISMATCH: 400, MISSING_REQUIRED_CLIENT_CAPABILITY: 400,
@@ -145,6 +146,28 @@ class StreamableHttpServer:
         return [("Content-Type", SSE), ("Mcp-Session-Id", self.session_id)] if self.session_id else [("Content-Type", SSE)]
 
 
+def _stream_to_close(message: Any, streams: list[Any]) -> Any:
+    """The open 2026-07-28 stream a client's ``notifications/cancelled`` names: over HTTP the
+    client closes it instead of posting the notification. None for any other message."""
+    if type(message) is not dict or message.get("method") != "notifications/cancelled":
+        return None
+    params = message.get("params")
+    wanted = params.get("requestId") if type(params) is dict else None
+    return next((s for s in streams if s.era == STATELESS and s.request_id == wanted
+                 and type(s.request_id) is type(wanted)), None)
+
+
+def _cancelled(message: Any, streams: list[Any]) -> Any:
+    """The open stream a handshake-era ``notifications/cancelled`` leaves without a response (the
+    SDK's transport ends it with ``REQUEST_CANCELLED``: its era's stream ends only with a
+    response), or None."""
+    if _stateless(message) or type(message) is not dict or message.get("method") != "notifications/cancelled":
+        return None
+    params = message.get("params")
+    wanted = params.get("requestId") if type(params) is dict else None
+    return next((s for s in streams if s.request_id == wanted and type(s.request_id) is type(wanted)), None)
+
+
 def play_client_http(client: ClientModel, server: ServerConnection, observe: Any = None) -> list[Message]:
     """A client session over Streamable HTTP: the messages of `session.play_client`, delivered in
     the same order, each in its exchange; the exchanges in the order the client started them."""
@@ -159,15 +182,17 @@ def play_client_http(client: ClientModel, server: ServerConnection, observe: Any
         era = STATELESS if _stateless(message) else "handshake"
         kind = _kind(message)
         request = request_message("POST", ENDPOINT, edge.headers(message), message)
-        reply = "stream" if era == "handshake" and kind == "request" else "json" if kind == "request" else "202"
+        listen = type(message) is dict and message.get("method") == "subscriptions/listen"
+        reply = ("stream" if (era == "handshake" or listen) and kind == "request"  # (a listen answer IS a stream)
+                 else "json" if kind == "request" else "202")
         exchange = _Exchange(request, era, reply, message.get("id") if kind == "request" else None)
         if era == "handshake" and type(message) is dict and message.get("method") == "initialize":
             exchange.headers = [("Content-Type", SSE), ("Mcp-Session-Id", app.issue())]
         elif era == "handshake":
             exchange.headers = (app.reply_headers() if reply == "stream"
                                 else [("Content-Type", JSON)] + app.reply_headers()[1:])
-        else:
-            exchange.headers = [("Content-Type", JSON)]
+        else:  # (2026-07-28 acknowledges a notification with a bare 202)
+            exchange.headers = [("Content-Type", SSE if listen else JSON)] if kind == "request" else []
         exchange.status = 202 if reply == "202" else 200
         exchanges.append(exchange)
         if kind == "request":
@@ -199,9 +224,19 @@ def play_client_http(client: ClientModel, server: ServerConnection, observe: Any
         sender, message = wire[delivered]
         delivered += 1
         if sender == "client":
+            closed = _stream_to_close(message, streams)
+            if closed is not None:  # 2026-07-28: the client cancels by closing the request's stream
+                streams.remove(closed)
+                server.receive_decoded(jsonrpc.classify(message))  # (the server's side of the close)
+                continue
             post(message)
+            if _stateless(message) and _kind(message) == "notification":
+                continue  # 2026-07-28 over HTTP: acknowledged and dropped, the server never sees it
             for m in server.receive_decoded(jsonrpc.classify(message)):
                 wire.append(("server", m))
+            unanswered = _cancelled(message, streams)
+            if unanswered is not None:  # the handshake era's transport ends the call's stream itself
+                wire.append(("server", _error("Request cancelled", REQUEST_CANCELLED, unanswered.request_id)))
         else:
             said(message)
             for m in client.receive(message):
@@ -350,9 +385,12 @@ class StreamableHttpApp:
         return mine, elsewhere
 
     def closed(self, stream: Stream) -> None:
-        """The client hung up ``stream`` (the edge says so)."""
+        """The client hung up ``stream`` (the edge says so); a 2026-07-28 listen ends with it."""
         if stream in self.streams:
             self.streams.remove(stream)
+            if stream[0] == "" and self.stateless is not None:
+                self.stateless.receive_decoded(jsonrpc.classify(
+                    {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": stream[1]}}))
 
     def _issue(self) -> str:
         self.issued += 1
@@ -414,7 +452,12 @@ class StreamableHttpApp:
         own = (session_id, message.id) if type(message) is jsonrpc.Request else None
         if own is not None:
             self.streams.append(own)
-        mine, elsewhere = self._route(session_id, list(self.sessions[session_id].receive_decoded(message)), own)
+        said = list(self.sessions[session_id].receive_decoded(message))
+        if type(message) is jsonrpc.Notification and message.method == "notifications/cancelled":
+            wanted = (message.params or {}).get("requestId")
+            if (session_id, wanted) in self.streams:  # ended by the transport: see `_cancelled`
+                said.append(_error("Request cancelled", REQUEST_CANCELLED, wanted))
+        mine, elsewhere = self._route(session_id, said, own)
         if own is None:
             return Reply(202, tagged, elsewhere=elsewhere)
         return Reply(200, [("Content-Type", SSE), ("Mcp-Session-Id", session_id)], events=mine,
@@ -431,6 +474,8 @@ class StreamableHttpApp:
         import json
 
         decoded = json.loads(text or "")
+        if type(decoded) is dict and "id" not in decoded:
+            return Reply(202, [])  # a notification: acknowledged and dropped (no cross-request state)
         message = jsonrpc.classify(decoded)
         if type(message) is not jsonrpc.Request:
             raise NotImplementedError("a 2026-07-28 POST that is not a request")
@@ -441,6 +486,10 @@ class StreamableHttpApp:
         if self.stateless is None:
             self.stateless = self.new_connection()
         said = list(self.stateless.receive_decoded(message))
+        if message.method == "subscriptions/listen":  # its answer is a stream, open until the client closes it
+            own = ("", message.id)
+            self.streams.append(own)
+            return Reply(200, [("Content-Type", SSE)], events=said, stream=own)
         if len(said) == 1:
             error = said[0].get("error")
             status = ERROR_STATUS.get(error.get("code"), 200) if type(error) is dict else 200
