@@ -235,3 +235,19 @@ def test_the_suite_page_shows_both_columns_and_names_a_difference(tmp_path: Path
     (tmp_path / SUITE_TABLE).write_text(json.dumps(data))
     flipped = render_suite(tmp_path)
     assert f"**{total - 1} of {total} checks" in flipped and "**different**" in flipped
+
+
+def test_the_http_findings_hold_and_a_changed_envelope_breaks_them():
+    from agent_loop_sim.recording import load_recording
+    from agent_loop_sim.site.evidence import Recorded, check_finding, load_findings
+    from agent_loop_sim.site.findings import FINDINGS_FILE
+
+    findings = [f for f in load_findings(json.loads(FINDINGS_FILE.read_text()), str(FINDINGS_FILE))
+                if f.id.startswith("mcp-http-")]
+    assert len(findings) == 3
+    transcripts = {t.name: t for name in ("sdk_exchanges_http.json", "sdk_exchanges_http_surface.json")
+                   for t in load_recording(str(ROOT / "recordings" / name)).sessions}
+    assert all(check_finding(f, Recorded(transcripts), ["mcp"]).holds for f in findings)
+    transcripts["http_modern_errors"].messages[5].http["status"] = 200  # as if the SDK sent every error with 200
+    broken = check_finding(next(f for f in findings if f.id == "mcp-http-error-status"), Recorded(transcripts), ["mcp"])
+    assert not broken.holds and "the HTTP envelope's $.status is 200, the finding needs 400" in broken.failures[0]
