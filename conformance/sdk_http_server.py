@@ -30,6 +30,7 @@ def main() -> int:
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", args.port))
+    listener.listen(2048)  # (before the URL is printed: a client may connect at once)
     print(f"http://127.0.0.1:{listener.getsockname()[1]}/mcp", flush=True)
     config = uvicorn.Config(sdk_server.mcp.streamable_http_app(), lifespan="on", log_level="error",
                             timeout_graceful_shutdown=1)
