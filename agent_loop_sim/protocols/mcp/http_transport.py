@@ -1,24 +1,26 @@
-"""The Streamable HTTP transport, sans-IO: the SDK client's requests and the SDK server's replies.
+"""The Streamable HTTP transport, sans-IO: the SDK client's side and the SDK server's app.
 
 The same client model and server model as over stdio (`session.play_client`) exchange the same
 messages in the same order; this edge only says how each crosses HTTP, so the era rules stay in
-the models and the transport's rules stay here, as tables:
+the models and the transport's rules stay here, in two places, one per side:
 
-- each message the client sends is a POST; its headers depend on the era the client speaks
-  (`client_headers`): the handshake era names the session the server issued and the negotiated
-  revision, 2026-07-28 names the revision and routes the request (``Mcp-Method``, ``Mcp-Name``);
-- a request opens a stream that carries what the server says while handling it, and ends with the
-  response; a notification or a response from the client is acknowledged with 202 (`REPLIES`);
-- in the handshake era the server answers every request as an SSE stream, and the client opens
-  its GET stream after ``notifications/initialized`` and ends the session with DELETE; in
-  2026-07-28 a reply is JSON (its status mapped from the error code, `ERROR_STATUS`) unless the
-  server said something before the response, which makes it a stream.
+- `ClientOverHttp`, the client's transport: each message it sends is a POST whose headers depend
+  on the era it speaks (the handshake era names the session it was issued and the negotiated
+  revision; 2026-07-28 names the revision and routes the request, ``Mcp-Method``, ``Mcp-Name``);
+  the handshake era's client opens its GET stream after ``notifications/initialized`` and ends
+  its session with DELETE; a 2026-07-28 client cancels a stream by closing it.
+- `StreamableHttpApp`, the SDK's ``streamable_http_app()``: which requests open, need or end a
+  session, the refusals in the SDK's order, a stream per request that carries what the server
+  says while handling it (202 for the rest), JSON or a stream in 2026-07-28 (an error's status
+  mapped from its code, `ERROR_STATUS`).
 
-Nothing here does I/O: messages in, messages (with their ``http`` envelope) out.
+`play_client_http` plays an SDK client session through both, `play_raw_http` hand-written
+requests through the app, and ``serve mcp --http`` serves the app. Nothing here does I/O.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...mcp_http_log import ENDPOINT, event_message, reply_message, request_message
@@ -42,17 +44,6 @@ REQUEST_CANCELLED = -32800
 ERROR_STATUS = {jsonrpc.PARSE_ERROR: 400, jsonrpc.INVALID_REQUEST: 400, jsonrpc.INVALID_PARAMS: 400,
                 HEADER_MISMATCH: 400, MISSING_REQUIRED_CLIENT_CAPABILITY: 400,
                 jsonrpc.UNSUPPORTED_PROTOCOL_VERSION: 400, jsonrpc.METHOD_NOT_FOUND: 404}
-#: What the server answers a POST with, by the era of the session and what the body is.
-REPLIES = {
-    ("handshake", "request"): "stream",
-    ("handshake", "notification"): "202",
-    ("handshake", "response"): "202",
-    (STATELESS, "request"): "json, or a stream if the server speaks before the response",
-    (STATELESS, "notification"): "202",
-    (STATELESS, "response"): "202",
-}
-
-
 def _kind(message: Any) -> str:
     if type(message) is dict and "method" in message:
         return "request" if "id" in message else "notification"
@@ -63,33 +54,6 @@ def _stateless(message: Any) -> bool:
     params = message.get("params") if type(message) is dict else None
     meta = params.get("_meta") if type(params) is dict else None
     return type(meta) is dict and meta.get(ENVELOPE_VERSION) == STATELESS
-
-
-@dataclass
-class _Exchange:
-    """One HTTP exchange: the request and what the server said on it."""
-
-    request: Message
-    era: str
-    reply: str                      #: "stream", "202", or "json" (2026-07-28, until it must be a stream)
-    request_id: Any = None
-    said: list[Any] = field(default_factory=list)
-    status: int = 200
-    headers: list[tuple[str, str]] = field(default_factory=list)
-
-    def messages(self) -> list[Message]:
-        if self.reply == "json" and len(self.said) == 1:
-            body = self.said[0]
-            error = body.get("error") if type(body) is dict else None
-            status = ERROR_STATUS.get(error.get("code"), 200) if type(error) is dict else 200
-            return [self.request, reply_message(status, [("Content-Type", JSON)], body)]
-        if self.reply == "202" or (self.reply == "json" and not self.said):
-            return [self.request, reply_message(self.status, self.headers)]
-        headers = self.headers if self.reply == "stream" else [("Content-Type", SSE)]
-        if not self.said:
-            return [self.request, reply_message(self.status, headers, sse=True)]
-        return [self.request, reply_message(self.status, headers, self.said[0], sse=True),
-                *[event_message(body) for body in self.said[1:]]]
 
 
 class ClientOverHttp:
@@ -128,128 +92,6 @@ class ClientOverHttp:
             self.version = result["protocolVersion"]
 
 
-class StreamableHttpServer:
-    """The SDK server's Streamable HTTP app for the client's session: the handshake era's
-    session it issues (one `ServerConnection` per session) and the stateless requests."""
-
-    def __init__(self, connection: ServerConnection) -> None:
-        self.connection = connection
-        self.issued = 0
-        self.session_id: str | None = None
-
-    def issue(self) -> str:
-        self.issued += 1
-        self.session_id = f"{self.issued:032x}"  # (random in the SDK; the normal form names it)
-        return self.session_id
-
-    def reply_headers(self) -> list[tuple[str, str]]:
-        return [("Content-Type", SSE), ("Mcp-Session-Id", self.session_id)] if self.session_id else [("Content-Type", SSE)]
-
-
-def _stream_to_close(message: Any, streams: list[Any]) -> Any:
-    """The open 2026-07-28 stream a client's ``notifications/cancelled`` names: over HTTP the
-    client closes it instead of posting the notification. None for any other message."""
-    if type(message) is not dict or message.get("method") != "notifications/cancelled":
-        return None
-    params = message.get("params")
-    wanted = params.get("requestId") if type(params) is dict else None
-    return next((s for s in streams if s.era == STATELESS and s.request_id == wanted
-                 and type(s.request_id) is type(wanted)), None)
-
-
-def _cancelled(message: Any, streams: list[Any]) -> Any:
-    """The open stream a handshake-era ``notifications/cancelled`` leaves without a response (the
-    SDK's transport ends it with ``REQUEST_CANCELLED``: its era's stream ends only with a
-    response), or None."""
-    if _stateless(message) or type(message) is not dict or message.get("method") != "notifications/cancelled":
-        return None
-    params = message.get("params")
-    wanted = params.get("requestId") if type(params) is dict else None
-    return next((s for s in streams if s.request_id == wanted and type(s.request_id) is type(wanted)), None)
-
-
-def play_client_http(client: ClientModel, server: ServerConnection, observe: Any = None) -> list[Message]:
-    """A client session over Streamable HTTP: the messages of `session.play_client`, delivered in
-    the same order, each in its exchange; the exchanges in the order the client started them."""
-    edge = ClientOverHttp()
-    app = StreamableHttpServer(server)
-    exchanges: list[_Exchange] = []
-    streams: list[_Exchange] = []   # open streams, oldest first
-    get_stream: _Exchange | None = None
-
-    def post(message: Any) -> None:
-        nonlocal get_stream
-        era = STATELESS if _stateless(message) else "handshake"
-        kind = _kind(message)
-        request = request_message("POST", ENDPOINT, edge.headers(message), message)
-        listen = type(message) is dict and message.get("method") == "subscriptions/listen"
-        reply = ("stream" if (era == "handshake" or listen) and kind == "request"  # (a listen answer IS a stream)
-                 else "json" if kind == "request" else "202")
-        exchange = _Exchange(request, era, reply, message.get("id") if kind == "request" else None)
-        if era == "handshake" and type(message) is dict and message.get("method") == "initialize":
-            exchange.headers = [("Content-Type", SSE), ("Mcp-Session-Id", app.issue())]
-        elif era == "handshake":
-            exchange.headers = (app.reply_headers() if reply == "stream"
-                                else [("Content-Type", JSON)] + app.reply_headers()[1:])
-        else:  # (2026-07-28 acknowledges a notification with a bare 202)
-            exchange.headers = [("Content-Type", SSE if listen else JSON)] if kind == "request" else []
-        exchange.status = 202 if reply == "202" else 200
-        exchanges.append(exchange)
-        if kind == "request":
-            streams.append(exchange)
-        if era == "handshake" and type(message) is dict and message.get("method") == "notifications/initialized":
-            get = request_message("GET", ENDPOINT, [("Accept", ACCEPT), ("Content-Type", JSON), *edge.session_headers()])
-            get_stream = _Exchange(get, era, "stream", headers=app.reply_headers())
-            exchanges.append(get_stream)
-
-    def said(message: Any) -> None:
-        """A message from the server: on the stream of the request it answers, else on the oldest
-        open stream (the request being handled), else on the client's GET stream."""
-        if _kind(message) == "response":
-            stream = next((s for s in streams if s.request_id == message.get("id")), None)
-            if stream is not None:
-                streams.remove(stream)
-                stream.said.append(message)
-                if stream.request.json.get("method") == "initialize":
-                    edge.learn(message, app.session_id)
-                return
-        target = streams[0] if streams else get_stream
-        if target is None:
-            raise ValueError("the server spoke outside any request, with no GET stream open")
-        target.said.append(message)
-
-    wire: list[tuple[str, Any]] = [("client", m) for m in client.start()]
-    delivered = 0
-    while delivered < len(wire):
-        sender, message = wire[delivered]
-        delivered += 1
-        if sender == "client":
-            closed = _stream_to_close(message, streams)
-            if closed is not None:  # 2026-07-28: the client cancels by closing the request's stream
-                streams.remove(closed)
-                server.receive_decoded(jsonrpc.classify(message))  # (the server's side of the close)
-                continue
-            post(message)
-            if _stateless(message) and _kind(message) == "notification":
-                continue  # 2026-07-28 over HTTP: acknowledged and dropped, the server never sees it
-            for m in server.receive_decoded(jsonrpc.classify(message)):
-                wire.append(("server", m))
-            unanswered = _cancelled(message, streams)
-            if unanswered is not None:  # the handshake era's transport ends the call's stream itself
-                wire.append(("server", _error("Request cancelled", REQUEST_CANCELLED, unanswered.request_id)))
-        else:
-            said(message)
-            for m in client.receive(message):
-                wire.append(("client", m))
-        if observe is not None:
-            observe(delivered, server.state())
-    if app.session_id is not None:  # the handshake era's client ends its session
-        delete = request_message("DELETE", ENDPOINT, [("Accept", ACCEPT), ("Content-Type", JSON), *edge.session_headers()])
-        exchanges.append(_Exchange(delete, "handshake", "202", status=200,
-                                   headers=[("Content-Type", JSON), ("Mcp-Session-Id", app.session_id)]))
-    return [m for exchange in exchanges for m in exchange.messages()]
-
-
 # --- The SDK server's Streamable HTTP app, request by request ---------------------------------
 #
 # What it answers a request (its method, headers and body) with, in the order the SDK checks:
@@ -263,6 +105,8 @@ JSONRPC_MODELS = (("JSONRPCRequest", ("jsonrpc", "id", "method")), ("JSONRPCNoti
 NOT_ACCEPTABLE_POST = "Not Acceptable: Client must accept both application/json and text/event-stream"
 NOT_ACCEPTABLE_GET = "Not Acceptable: Client must accept text/event-stream"
 
+
+NOT_READ: Any = object()  # (a request's body not decoded yet)
 
 #: An open SSE stream: (session id, the id of the request it answers), or (session id, None) for
 #: the GET stream.
@@ -286,6 +130,8 @@ class Reply:
     elsewhere: list[tuple[Stream, Any]] = field(default_factory=list)
     #: the streams this request ended (a DELETE ends its session's)
     ended: list[Stream] = field(default_factory=list)
+    #: everything the server said while answering, in the order it said it (wherever it went)
+    said: list[Any] = field(default_factory=list)
 
     def messages(self) -> list[Message]:
         if self.events is None:
@@ -315,8 +161,6 @@ def _error(message: str, code: int = jsonrpc.INVALID_REQUEST, id: Any = None) ->
 def json_parse_error(text: str) -> str:
     """What the SDK's JSON parser (serde_json, through pydantic-core) says of a body that is not
     JSON, from where Python's parser stops: its words and its line and column."""
-    import json
-
     try:
         json.loads(text)
     except json.JSONDecodeError as exc:
@@ -385,7 +229,8 @@ class StreamableHttpApp:
         return mine, elsewhere
 
     def closed(self, stream: Stream) -> None:
-        """The client hung up ``stream`` (the edge says so); a 2026-07-28 listen ends with it."""
+        """The client hung up ``stream`` (the edge says so); a 2026-07-28 listen ends with it (what
+        the server says as it ends has no stream left to go on)."""
         if stream in self.streams:
             self.streams.remove(stream)
             if stream[0] == "" and self.stateless is not None:
@@ -396,24 +241,26 @@ class StreamableHttpApp:
         self.issued += 1
         return f"{self.issued:032x}"  # (random in the SDK; the normal form names it)
 
-    def handle(self, method: str, headers: list[tuple[str, str]], text: str | None) -> Reply:
+    def handle(self, method: str, headers: list[tuple[str, str]], text: str | None, decoded: Any = NOT_READ) -> Reply:
+        """The answer to one request: its body as ``text``, or already ``decoded`` (an SDK client's
+        message, whose JSON text the model has no use for)."""
         version = _header(headers, "MCP-Protocol-Version")
         if version is not None and version not in HANDSHAKE_VERSIONS:
-            return self._stateless(method, headers, text)
+            return self._stateless(method, headers, text, decoded)
         session_id = _header(headers, "Mcp-Session-Id")
         if session_id is not None:
             if session_id not in self.sessions:
                 return Reply(404, [("Content-Type", JSON)], _error("Session not found"))
-            return self._in_session(session_id, method, headers, text, opening=False)
+            return self._in_session(session_id, method, headers, text, decoded, opening=False)
         opened = self._issue()  # a session for the request, kept if it was a valid initialize
         self.sessions[opened] = self.new_connection()
-        reply = self._in_session(opened, method, headers, text, opening=True)
+        reply = self._in_session(opened, method, headers, text, decoded, opening=True)
         if not (reply.status == 200 and reply.events is not None):
             del self.sessions[opened]
         return reply
 
     def _in_session(self, session_id: str, method: str, headers: list[tuple[str, str]], text: str | None,
-                    opening: bool) -> Reply:
+                    decoded: Any, opening: bool) -> Reply:
         refused = _security(method, headers)
         if refused is not None:
             return refused
@@ -437,12 +284,11 @@ class StreamableHttpApp:
             return Reply(200, tagged, ended=ended)
         if not (wants_json and wants_sse):
             return Reply(406, tagged, _error(NOT_ACCEPTABLE_POST))
-        import json
-
-        try:
-            decoded = json.loads(text or "")
-        except json.JSONDecodeError:
-            return Reply(400, tagged, _error("Parse error: " + json_parse_error(text or ""), jsonrpc.PARSE_ERROR))
+        if decoded is NOT_READ:
+            try:
+                decoded = json.loads(text or "")
+            except json.JSONDecodeError:
+                return Reply(400, tagged, _error("Parse error: " + json_parse_error(text or ""), jsonrpc.PARSE_ERROR))
         message = jsonrpc.classify(decoded)
         if message is None:
             return Reply(400, tagged, _error(jsonrpc_validation_error(decoded), jsonrpc.INVALID_PARAMS))
@@ -455,15 +301,17 @@ class StreamableHttpApp:
         said = list(self.sessions[session_id].receive_decoded(message))
         if type(message) is jsonrpc.Notification and message.method == "notifications/cancelled":
             wanted = (message.params or {}).get("requestId")
-            if (session_id, wanted) in self.streams:  # ended by the transport: see `_cancelled`
+            # The handshake era's stream ends only with a response for its id: the transport ends
+            # a cancelled call's with one, REQUEST_CANCELLED, where the server itself is silent.
+            if (session_id, wanted) in self.streams:
                 said.append(_error("Request cancelled", REQUEST_CANCELLED, wanted))
         mine, elsewhere = self._route(session_id, said, own)
         if own is None:
-            return Reply(202, tagged, elsewhere=elsewhere)
+            return Reply(202, tagged, elsewhere=elsewhere, said=said)
         return Reply(200, [("Content-Type", SSE), ("Mcp-Session-Id", session_id)], events=mine,
-                     stream=own if own in self.streams else None, elsewhere=elsewhere)
+                     stream=own if own in self.streams else None, elsewhere=elsewhere, said=said)
 
-    def _stateless(self, method: str, headers: list[tuple[str, str]], text: str | None) -> Reply:
+    def _stateless(self, method: str, headers: list[tuple[str, str]], text: str | None, decoded: Any) -> Reply:
         """The 2026-07-28 entry: POST only, no session; the request's envelope must agree with
         its headers before the server model sees it."""
         refused = _security(method, headers)
@@ -471,9 +319,8 @@ class StreamableHttpApp:
             return refused
         if method != "POST":
             return Reply(405, [("Allow", "POST")])
-        import json
-
-        decoded = json.loads(text or "")
+        if decoded is NOT_READ:
+            decoded = json.loads(text or "")
         if type(decoded) is dict and "id" not in decoded:
             return Reply(202, [])  # a notification: acknowledged and dropped (no cross-request state)
         message = jsonrpc.classify(decoded)
@@ -489,12 +336,12 @@ class StreamableHttpApp:
         if message.method == "subscriptions/listen":  # its answer is a stream, open until the client closes it
             own = ("", message.id)
             self.streams.append(own)
-            return Reply(200, [("Content-Type", SSE)], events=said, stream=own)
+            return Reply(200, [("Content-Type", SSE)], events=said, stream=own, said=said)
         if len(said) == 1:
             error = said[0].get("error")
             status = ERROR_STATUS.get(error.get("code"), 200) if type(error) is dict else 200
-            return Reply(status, [("Content-Type", JSON)], said[0])
-        return Reply(200, [("Content-Type", SSE)], events=said)
+            return Reply(status, [("Content-Type", JSON)], said[0], said=said)
+        return Reply(200, [("Content-Type", SSE)], events=said, said=said)
 
 
 #: The SDK's app served on 127.0.0.1 guards against DNS rebinding: these hosts and origins only
@@ -538,14 +385,87 @@ def _ladder(body: dict[str, Any], headers: list[tuple[str, str]]) -> tuple[int, 
     return None
 
 
+# --- The SDK client over HTTP, against the app -----------------------------------------------
+
+#: The host the client names (any loopback passes the app's guard; the port is not written down).
+CLIENT_HOST = ("Host", "127.0.0.1:8000")
+
+
+@dataclass
+class _Exchange:
+    """One HTTP exchange of a client session: the request, the app's answer, and what the server
+    said on its stream while answering later requests."""
+
+    request: Message
+    reply: Reply
+    later: list[Any] = field(default_factory=list)
+
+    def messages(self) -> list[Message]:
+        reply = self.reply if not self.later else replace(self.reply, events=[*(self.reply.events or []), *self.later])
+        return [self.request, *reply.messages()]
+
+
+def play_client_http(client: ClientModel, server: ServerConnection, observe: Any = None) -> list[Message]:
+    """A client session over Streamable HTTP: the messages of `session.play_client`, delivered in
+    the same order, each POSTed to the app (`StreamableHttpApp`) by the client's transport
+    (`ClientOverHttp`) and answered on its own exchange; the exchanges in the order the client
+    started them. The app's sessions and stateless requests are all served by ``server``, one
+    connection, as over stdio."""
+    edge = ClientOverHttp()
+    app = StreamableHttpApp(lambda: server)
+    exchanges: list[_Exchange] = []
+    streams: dict[Stream, _Exchange] = {}
+
+    def send(method: str, headers: list[tuple[str, str]], message: Any = None) -> Reply:
+        request = request_message(method, ENDPOINT, headers, message)
+        reply = app.handle(method, [CLIENT_HOST, *headers], None, message)
+        exchange = _Exchange(request, reply)
+        exchanges.append(exchange)
+        if reply.stream is not None:
+            streams[reply.stream] = exchange
+        for stream, said in reply.elsewhere:
+            streams[stream].later.append(said)
+        return reply
+
+    wire: list[tuple[str, Any]] = [("client", m) for m in client.start()]
+    delivered = 0
+    while delivered < len(wire):
+        sender, message = wire[delivered]
+        delivered += 1
+        if sender == "server":
+            for m in client.receive(message):
+                wire.append(("client", m))
+        elif _closes_a_stream(message, app):  # 2026-07-28: the client cancels by closing the stream
+            app.closed(("", message["params"]["requestId"]))
+        else:
+            reply = send("POST", edge.headers(message), message)
+            wire.extend(("server", m) for m in reply.said)
+            if type(message) is dict and message.get("method") == "initialize" and reply.events:
+                edge.learn(reply.events[-1], _header(reply.headers, "Mcp-Session-Id"))
+            if not _stateless(message) and type(message) is dict and message.get("method") == "notifications/initialized":
+                send("GET", [("Accept", ACCEPT), ("Content-Type", JSON), *edge.session_headers()])  # its GET stream
+        if observe is not None:
+            observe(delivered, server.state())
+    if edge.session_id is not None:  # the handshake era's client ends its session
+        send("DELETE", [("Accept", ACCEPT), ("Content-Type", JSON), *edge.session_headers()])
+    return [m for exchange in exchanges for m in exchange.messages()]
+
+
+def _closes_a_stream(message: Any, app: StreamableHttpApp) -> bool:
+    """Whether ``message`` is the client's ``notifications/cancelled`` for an open 2026-07-28
+    stream, which over HTTP the client closes instead of posting the notification."""
+    if type(message) is not dict or message.get("method") != "notifications/cancelled":
+        return False
+    params = message.get("params")
+    return type(params) is dict and ("", params.get("requestId")) in app.streams
+
+
 def play_raw_http(requests: list[dict[str, Any]], new_connection: Any, observe: Any = None) -> list[Message]:
     """Hand-written HTTP requests, one at a time, each with the app's answer; ``<session-N>`` in
     a header stands for the N-th session id the app issued."""
     app = StreamableHttpApp(new_connection)
     log: list[Message] = []
     issued: list[str] = []
-    import json
-
     for request in requests:
         headers = []
         for name, value in request.get("headers", []):
