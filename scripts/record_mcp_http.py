@@ -222,9 +222,14 @@ async def _peer(command: str, log: Path) -> AsyncIterator[str]:
         assert process.stdout is not None
         buffer = b""
         while b"\n" not in buffer:
-            chunk = await process.stdout.receive()
-            buffer += chunk
-        yield buffer.split(b"\n", 1)[0].decode().strip()
+            try:
+                buffer += await process.stdout.receive()
+            except (anyio.EndOfStream, anyio.ClosedResourceError):
+                raise RecorderError(f"the peer {command!r} ended without printing its URL") from None
+        url = buffer.split(b"\n", 1)[0].decode(errors="replace").strip()
+        if not url.startswith("http"):
+            raise RecorderError(f"the peer {command!r} printed {url[:80]!r} where its URL belongs")
+        yield url
     finally:
         process.terminate()
         with anyio.move_on_after(2):

@@ -251,3 +251,25 @@ def test_the_http_findings_hold_and_a_changed_envelope_breaks_them():
     transcripts["http_modern_errors"].messages[5].http["status"] = 200  # as if the SDK sent every error with 200
     broken = check_finding(next(f for f in findings if f.id == "mcp-http-error-status"), Recorded(transcripts), ["mcp"])
     assert not broken.holds and "the HTTP envelope's $.status is 200, the finding needs 400" in broken.failures[0]
+
+
+def test_a_peer_that_prints_no_url_is_one_line_naming_the_session(tmp_path: Path):
+    import os
+    import sys
+
+    data = json.loads(HTTP_FILE.read_text())
+    data["sessions"] = data["sessions"][:1]
+    data["recording"] = "one.json"
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(data))
+    env = {**os.environ, "AGENT_LOOP_SIM_MCP_HTTP_PEER": f"{sys.executable} -c pass"}
+    done = subprocess_run([sys.executable, str(ROOT / "scripts" / "record_mcp_http.py"), str(path), "--timeout", "20"], env)
+    assert done.returncode == 1 and done.stdout == ""
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("record_mcp_http: session 'http_legacy_tour': the peer ") and "without printing its URL" in line
+
+
+def subprocess_run(command, env):
+    import subprocess
+
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
