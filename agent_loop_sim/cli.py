@@ -201,7 +201,15 @@ def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int
                            env=swap.peer_environment(file.family, command, file.transport))
         client = {"mcp": "the SDK's client", "a2a": "the recorder's orchestrator over HTTP"}[file.family]
         results.append(_same_as_committed(project, file, live, f"{client} against `{shown}`"))
-        if file.family == "mcp" and file.transport == "stdio":  # (the engine's client drives stdio only)
+        if file.family == "mcp" and file.transport == "http":
+            from .swap_http import drive_all_http
+
+            driven = drive_all_http(project.root, list(file.sessions), args.timeout, file.world)
+            recording = Recording(live.family, live.sdk, live.transport, live.scenarios, driven)
+            results.append(_same_as_committed(project, file, recording,
+                                              "the engine's client against the SDK's fixture server over HTTP",
+                                              only_played=True))
+        elif file.family == "mcp":
             driven = swap.drive_all(project.root, list(file.sessions), args.timeout, args.jobs, file.world)
             recording = Recording(live.family, live.sdk, "stdio", live.scenarios, driven)
             results.append(_same_as_committed(project, file, recording,

@@ -6,8 +6,9 @@ committed recordings, and each must say ``same``:
 1. the MCP recorder (the SDK's ``Client`` and the raw writer) against ``serve mcp`` instead of
    the SDK's fixture server, every committed MCP session;
 2. the A2A recorder over real HTTP against ``serve a2a``, every committed A2A session;
-3. the engine's MCP client model driving the SDK's fixture server over stdio, every committed
-   MCP session played by a client (raw sessions have no client).
+3. the engine's MCP client model driving the SDK's fixture server over stdio (over Streamable
+   HTTP for a scenario file that says so: `swap_http`), every committed MCP session played by a
+   client (raw sessions have no client).
 
 Only the edges live here (processes, sockets, lines); what is said comes from the models.
 """

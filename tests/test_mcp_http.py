@@ -273,3 +273,19 @@ def subprocess_run(command, env):
     import subprocess
 
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
+
+
+def test_the_engines_client_over_http_against_the_sdks_server_is_the_recording_and_a_flip_shows():
+    from agent_loop_sim.compare import diff_sessions
+    from agent_loop_sim.recording import load_recording
+    from agent_loop_sim.swap_http import drive_all_http
+
+    names = ("http_legacy_elicit_accept", "http_modern_elicit_accept")
+    sessions = [s for s in scenarios.load(HTTP_FILE).sessions if s.name in names]
+    driven = drive_all_http(ROOT, sessions, 20.0)
+    committed = [t for t in load_recording(str(ROOT / "recordings" / "sdk_exchanges_http.json")).sessions
+                 if t.name in names]
+    assert diff_sessions(committed, driven) == []
+    driven[0].messages[2].http["headers"][3][1] = "2025-06-18"  # as if the client sent another revision
+    (difference,) = diff_sessions(committed, driven)
+    assert "2025-06-18" in difference.render("committed", "live")
