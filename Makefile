@@ -55,7 +55,8 @@ browser:
 
 # engine = committed, live SDK = committed, the swap test (simulated peers and the engine's
 # client where the SDK's stood) = committed, clients nobody here wrote (the MCP TypeScript SDK's,
-# the A2A JavaScript SDK's) see the simulated peers as the SDK's, the strict site build, then
+# the A2A JavaScript SDK's) see the simulated peers as the SDK's, the official MCP conformance
+# suite gives the SDK's server and serve mcp --http the same verdicts, the strict site build, then
 # the test suite.
 test: setup browser
 	$(VENV)/bin/python -m agent_loop_sim check
@@ -63,6 +64,7 @@ test: setup browser
 	$(VENV)/bin/python scripts/validate_wire.py --check
 	$(VENV)/bin/python -m agent_loop_sim record --against engine --check
 	node --test tests/node/
+	$(VENV)/bin/python scripts/mcp_conformance_suite.py --check
 	$(VENV)/bin/mkdocs build --strict
 	$(VENV)/bin/python -m pytest
 

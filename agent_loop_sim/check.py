@@ -243,7 +243,7 @@ def compare_file(project: Project, file: ScenarioFile, engine: Engine, release: 
     except InputError as exc:
         return unreadable(exc, "the recording cannot be read")
     try:
-        check_metadata(recording, release, file.harness)
+        check_metadata(recording, release, file.harness, file.transport)
     except InputError as exc:
         return unreadable(exc, "the recording's metadata is wrong", recording)
     if recording.family != file.family:
@@ -279,7 +279,7 @@ def _written_alike(file: ScenarioFile, scenario_file: str, release: str | None,
     sdk = expected_sdk(file.family, release)
     if sdk is None or any(t is None for _, t, _ in played.values()):
         return None
-    recording = Recording(file.family, sdk, FAMILIES[file.family].transport_of(file.harness), scenario_file,
+    recording = Recording(file.family, sdk, FAMILIES[file.family].recorded_transport(file.harness, file.transport), scenario_file,
                           [t for _, t, _ in played.values()])  # type: ignore[misc]
     if not recording.reads_back():
         return None

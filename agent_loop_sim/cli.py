@@ -151,7 +151,10 @@ def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int
     results = []
     for file in project.scenario_files(args.scenarios):
         command = peers[file.family]
-        shown = {swap.MCP_PEER: "serve mcp", swap.A2A_PEER: "serve a2a"}.get(command, command)
+        if file.transport == "http" and command == swap.MCP_PEER:
+            command = swap.MCP_HTTP_PEER  # (the same peer, over the file's transport)
+        shown = {swap.MCP_PEER: "serve mcp", swap.A2A_PEER: "serve a2a",
+                 swap.MCP_HTTP_PEER: "serve mcp --http"}.get(command, command)
         if file.harness is not None and command == swap.A2A_PEER:  # the simulated agent, run as the file's SDK was
             command += f" --harness {file.harness}"
             shown += f" --harness {file.harness}"
@@ -159,10 +162,19 @@ def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int
             # (named on its command line: the SDK's stdio client starts a server with a bare environment)
             command = f"{command} --world {shlex.quote(str(Path(file.world).resolve()))}"
             shown += f" --world {project.relative(file.world)}"
-        live = record_live(project, file, args.timeout, args.jobs, env=swap.peer_environment(file.family, command))
+        live = record_live(project, file, args.timeout, args.jobs,
+                           env=swap.peer_environment(file.family, command, file.transport))
         client = {"mcp": "the SDK's client", "a2a": "the recorder's orchestrator over HTTP"}[file.family]
         results.append(_same_as_committed(project, file, live, f"{client} against `{shown}`"))
-        if file.family == "mcp":
+        if file.family == "mcp" and file.transport == "http":
+            from .swap_http import drive_all_http
+
+            driven = drive_all_http(project.root, list(file.sessions), args.timeout, file.world)
+            recording = Recording(live.family, live.sdk, live.transport, live.scenarios, driven)
+            results.append(_same_as_committed(project, file, recording,
+                                              "the engine's client against the SDK's fixture server over HTTP",
+                                              only_played=True))
+        elif file.family == "mcp":
             driven = swap.drive_all(project.root, list(file.sessions), args.timeout, args.jobs, file.world)
             recording = Recording(live.family, live.sdk, "stdio", live.scenarios, driven)
             results.append(_same_as_committed(project, file, recording,

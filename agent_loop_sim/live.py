@@ -22,7 +22,7 @@ def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
     """Run the family's recorder script (the only code that imports an SDK) and read its output,
     with the Python of the release's own locked environment for a release other than the pinned one;
     ``env`` may name another peer to record against (`swap`)."""
-    script = project.root / FAMILIES[file.family].recorder
+    script = project.root / FAMILIES[file.family].recorder_for(file.transport)
     python = project.release_python(file.family, release)
     if python is not None and not python.exists():
         raise RecorderError(f"{project.relative(python)} is missing: `make setup` builds the environment "

@@ -198,3 +198,22 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
     for m in messages:  # (in place: see `a2a_form`)
         m.json = a2a_form(m.json)
     return messages
+
+
+def normalise_mcp_http(messages: list[Message]) -> list[Message]:
+    """MCP over Streamable HTTP: the session ids a server issues (its replies' ``Mcp-Session-Id``,
+    random each run) become ``<session-1>``, ``<session-2>``, ... in the order issued, wherever
+    they stand in a header; an id no reply issued (a client's made-up one) stays as written.
+    Made in the messages given, as `normalise_mcp`'s renaming is."""
+    issued: dict[str, str] = {}
+    for m in messages:
+        if m.http is not None and "status" in m.http:
+            for name, value in m.http["headers"]:
+                if name == "Mcp-Session-Id" and value not in issued:
+                    issued[value] = f"<session-{len(issued) + 1}>"
+    if issued:
+        for m in messages:
+            if m.http is not None:
+                m.http["headers"] = [[name, issued.get(value, value) if name == "Mcp-Session-Id" else value]
+                                     for name, value in m.http["headers"]]
+    return messages

@@ -263,7 +263,8 @@ def expected_sdk(family: str, release: str | None = None) -> dict[str, str] | No
     return None if releases is None else {"package": releases.package, "version": release or releases.pinned}
 
 
-def check_metadata(recording: Recording, release: str | None = None, harness: str | None = None) -> None:
+def check_metadata(recording: Recording, release: str | None = None, harness: str | None = None,
+                   transport: str = "stdio") -> None:
     """A recording says which SDK release made it and over which transport: it must be the release
     it is filed under (the pinned one by default) and the transport of the harness its scenario
     file names (`Family.harnesses`), or the site would name an SDK that never said it. Raises
@@ -276,10 +277,10 @@ def check_metadata(recording: Recording, release: str | None = None, harness: st
                 raise InputError(f"the recording says it was made by {key} {recording.sdk.get(key)!r}, but it is "
                                  f"filed as {family.releases.package} {expected['version']}'s (expected {value!r})",
                                  path=f"$.sdk.{key}")
-    transport = family.transport_of(harness)
-    if recording.transport != transport:
-        raise InputError(f"the recording's transport is {recording.transport!r}, but {family.recorder} records "
-                         f"over {transport!r}" + (f" under the harness {harness!r}" if harness else ""),
+    expected = family.recorded_transport(harness, transport)
+    if recording.transport != expected:
+        raise InputError(f"the recording's transport is {recording.transport!r}, but {family.recorder_for(transport)} "
+                         f"records over {expected!r}" + (f" under the harness {harness!r}" if harness else ""),
                          path="$.transport")
 
 

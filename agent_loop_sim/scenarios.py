@@ -30,7 +30,8 @@ from .schema import Field, check_object, describe
 
 
 _FILE_FIELDS = {"recording": Field(str), "description": Field(str, required=False), "world": Field(str, required=False),
-                "harness": Field(str, required=False), "sessions": Field(list)}
+                "harness": Field(str, required=False),
+                "transport": Field(str, required=False, choices=("stdio", "http")), "sessions": Field(list)}
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,8 @@ class Session:
     #: the world its peer is (the family's reading of the file's ``world``); None: the family's fixture
     world: Any = field(default=None, repr=False, compare=False)
     harness: str | None = None  #: the harness its file names (`Family.harnesses`); None: as deployed
+    #: how its messages travel: ``stdio``, or ``http`` (MCP's Streamable HTTP) when its file says so
+    transport: str = "stdio"
 
     @property
     def mode(self) -> str:
@@ -58,6 +61,7 @@ class ScenarioFile:
     sessions: tuple[Session, ...]
     world: str | None = None  #: the world file its sessions' peer is, when not the family's fixture
     harness: str | None = None  #: the harness it names (`Family.harnesses`); None: as deployed
+    transport: str = "stdio"  #: ``http``: MCP over Streamable HTTP (the file's ``transport``)
 
     @property
     def family(self) -> str:
@@ -147,12 +151,32 @@ def load(path: str | Path) -> ScenarioFile:
             raise InputError(f"{harness!r} is not a harness of {sessions[0].family} (known: "
                              f"{', '.join(known) or 'none but the deployed SDK'})", file=source, path="$.harness")
         sessions = tuple(replace(s, harness=harness) for s in sessions)
+    transport = data.get("transport", "stdio")
+    if "transport" in data:
+        check_transport = getattr(_schema(sessions[0].family), "check_transport", None)
+        if check_transport is None:
+            raise InputError(f"{sessions[0].family} sessions have one transport: this file names none",
+                             file=source, path="$.transport")
+        sessions = tuple(replace(s, transport=transport) for s in sessions)
+    for i, session in enumerate(sessions):
+        check_transport = getattr(_schema(session.family), "check_transport", None)
+        if check_transport is not None:
+            try:
+                check_transport(session.spec, transport, ["sessions", i])
+            except InputError as exc:
+                raise exc.within(file=source, session=session.name) from None
     world = None
     if "world" in data:
         world = str(Path(source).parent / data["world"])
         definition = read_world_file(sessions[0].family, world)
         sessions = tuple(replace(s, world=definition) for s in sessions)
-    return ScenarioFile(path=source, recording=data["recording"], sessions=sessions, harness=harness, world=world)
+    return ScenarioFile(path=source, recording=data["recording"], sessions=sessions, harness=harness, world=world,
+                        transport=transport)
+
+
+def _schema(family: str) -> Any:
+    """``family``'s scenario schema module."""
+    return _families()[family].scenario
 
 
 def read_world_file(family: str, path: str) -> Any:

@@ -6,8 +6,9 @@ committed recordings, and each must say ``same``:
 1. the MCP recorder (the SDK's ``Client`` and the raw writer) against ``serve mcp`` instead of
    the SDK's fixture server, every committed MCP session;
 2. the A2A recorder over real HTTP against ``serve a2a``, every committed A2A session;
-3. the engine's MCP client model driving the SDK's fixture server over stdio, every committed
-   MCP session played by a client (raw sessions have no client).
+3. the engine's MCP client model driving the SDK's fixture server over stdio (over Streamable
+   HTTP for a scenario file that says so: `swap_http`), every committed MCP session played by a
+   client (raw sessions have no client).
 
 Only the edges live here (processes, sockets, lines); what is said comes from the models.
 """
@@ -37,8 +38,12 @@ MCP_PEER = f"{shlex.quote(sys.executable)} -m agent_loop_sim serve mcp"
 #: (`--recorded-url`: the card served names the URL recorded, not the address served, so that the
 #: recorded card compares equal.)
 A2A_PEER = f"{shlex.quote(sys.executable)} -m agent_loop_sim serve a2a --port 0 --recorded-url"
+#: ``serve mcp`` over Streamable HTTP, for the scenario files that say ``"transport": "http"``.
+MCP_HTTP_PEER = f"{shlex.quote(sys.executable)} -m agent_loop_sim serve mcp --http --port 0"
 #: The environment variable each recorder reads to start another peer instead of the SDK's.
 PEER_VARIABLES = {"mcp": "AGENT_LOOP_SIM_MCP_SERVER", "a2a": "AGENT_LOOP_SIM_A2A_PEER"}
+#: ... and the HTTP recorder's (``scripts/record_mcp_http.py``).
+HTTP_PEER_VARIABLES = {"mcp": "AGENT_LOOP_SIM_MCP_HTTP_PEER"}
 FORK_SERVER = Path("scripts") / "mcp_fork_server.py"
 
 
@@ -56,9 +61,9 @@ def world_environment(world: str | None, env: dict[str, str] | None = None) -> d
     return out
 
 
-def peer_environment(family: str, command: str) -> dict[str, str]:
+def peer_environment(family: str, command: str, transport: str = "stdio") -> dict[str, str]:
     """The recorder's environment with ``command`` as the peer it records against."""
-    return {**os.environ, PEER_VARIABLES[family]: command}
+    return {**os.environ, (HTTP_PEER_VARIABLES if transport == "http" else PEER_VARIABLES)[family]: command}
 
 
 @dataclass

@@ -4,6 +4,8 @@ served the same way, in alternating pairs (A B A B ...), as ratios with their mi
 P6  one MCP session over stdio, start-up to exit: `serve mcp` against `conformance/sdk_server.py`
 P7  A2A SendMessage requests per second over HTTP (uvicorn, 32 clients at once): `serve a2a`
     against the SDK's research agent (`conformance/a2a_sdk_server.py`)
+P12 one MCP session over Streamable HTTP, start-up to exit: `serve mcp --http` against the SDK's
+    fixture server's `streamable_http_app()` (`conformance/sdk_http_server.py`), both on uvicorn
 """
 from __future__ import annotations
 
@@ -52,6 +54,42 @@ def mcp_session(command: list[str]) -> float:
     server.stdin.close()
     server.wait(timeout=30)
     return time.perf_counter() - start
+
+
+MCP_HTTP_PEERS = {"serve mcp --http": [PY, "-m", "agent_loop_sim", "serve", "mcp", "--http", "--port", "0"],
+                  "the SDK's server over HTTP": [PY, str(ROOT / "conformance" / "sdk_http_server.py")]}
+
+
+def mcp_http_session(command: list[str]) -> float:
+    """Start the server, play `SESSION` over Streamable HTTP (each request read to its answer),
+    end the session (DELETE), stop the server and wait for it."""
+    import httpx
+
+    start = time.perf_counter()
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT, text=True)
+    assert server.stdout
+    url = server.stdout.readline().strip()
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    with httpx.Client(timeout=30) as client:
+        for message in SESSION:
+            answer = client.post(url, json=message, headers=headers)
+            assert answer.status_code in (200, 202), answer.status_code
+            if message["method"] == "initialize":
+                headers |= {"Mcp-Session-Id": answer.headers["mcp-session-id"], "MCP-Protocol-Version": "2025-11-25"}
+        client.delete(url, headers=headers)
+    server.terminate()
+    server.wait(timeout=30)
+    return time.perf_counter() - start
+
+
+def p12_serve_mcp_http(pairs: int) -> tuple[str, bool]:
+    ours, sdk = paired(lambda: mcp_http_session(MCP_HTTP_PEERS["serve mcp --http"]),
+                       lambda: mcp_http_session(MCP_HTTP_PEERS["the SDK's server over HTTP"]), pairs)
+    ratios = [s / o for o, s in zip(ours, sdk)]
+    return (f"P12 one MCP session over Streamable HTTP, start-up to exit: serve mcp --http "
+            f"{spread([x * 1e3 for x in ours], '.0f')} ms vs the SDK's fixture server over HTTP "
+            f"{spread([x * 1e3 for x in sdk], '.0f')} ms: serve mcp --http is {spread(ratios, '.1f')}x faster "
+            f"(median of {pairs} alternating pairs, min-max)", True)
 
 
 def p6_serve_mcp(pairs: int) -> tuple[str, bool]:

@@ -23,7 +23,7 @@ P4  scale: 1x, 10x, 100x the 26 seed sessions (synthetic copies under new names)
     session                                  goal: per session, 100x within 1.2x of 1x
 P5  the live re-recording of the 26 sessions, both families at once, and what it waits on
                                                                  goal: <= 4 s
-P6, P7  the served peers against the SDK's fixtures served the same way (benchmarks/peers.py)
+P6, P7, P12  the served peers against the SDK's fixtures served the same way (benchmarks/peers.py)
 P8  the engine in the browser (headless Chromium): the playground opened -> first transcript,
     cold and with the runtime cached; the engine on every committed session in the browser
     against natively                                             (figures; no goal set)
@@ -567,6 +567,7 @@ def main(argv: list[str] | None = None) -> int:
         "P9": lambda: p9_bytecode(pairs),
         "P10": lambda: p10_build_vs_baseline(pairs, args.baseline),
         "P11": lambda: p11_largest_input(pairs),
+        "P12": lambda: peers.p12_serve_mcp_http(max(5, pairs * 2)),
     }
     print(f"benchmark on {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, "
           f"{'quick (one pair each: a smoke run, not figures)' if args.quick else 'full'} run: every comparison "

@@ -213,7 +213,7 @@ async def _cancel_written(log: Path, request_id: str) -> None:
 
 
 async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list[Any], log: Path,
-                questions: _Questions) -> None:
+                questions: _Questions, cancels_on_wire: bool = True) -> None:
     for action in actions:
         op, meta = action["op"], action.get("meta")
         try:
@@ -250,7 +250,8 @@ async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list
                                          resources_list_changed=action.get("resources", False),
                                          resource_subscriptions=action.get("uris", ())) as stream:
                     pass
-                await _cancel_written(log, str(stream.subscription_id))
+                if cancels_on_wire:  # (over HTTP the client ends a listen by closing its stream)
+                    await _cancel_written(log, str(stream.subscription_id))
             elif op == "progress":
                 await client.session.send_progress_notification(action["token"], action["progress"],
                                                                 action.get("total"), action.get("message"))
@@ -258,7 +259,10 @@ async def _play(client: Client, actions: list[dict[str, Any]], cancel_call: list
             pass  # an error answer (or a call given up locally) is part of the session; the application goes on
 
 
-async def record_client_session(session: scenarios.Session, log: Path, servers: Servers) -> None:
+async def record_client_session(session: scenarios.Session, log: Path, servers: Servers | None,
+                                connect: Any = None) -> None:
+    """Play a client session; ``connect`` is another transport than stdio to a fresh server
+    (``record_mcp_http.py``'s Streamable HTTP)."""
     spec = session.spec
     answers = spec.get("answers", {})
     script = _Script(answers)
@@ -308,9 +312,11 @@ async def record_client_session(session: scenarios.Session, log: Path, servers: 
     if "extensions" in spec:
         callbacks["extensions"] = [advertise(name, settings) for name, settings in spec["extensions"].items()]
     info = types.Implementation.model_validate(spec["client_info"]) if "client_info" in spec else CLIENT_INFO
-    params = StdioServerParameters(command=sys.executable, args=servers.stdio_args(log))
-    async with Client(params, mode=spec["mode"], client_info=info, **callbacks) as client:
-        await _play(client, spec["actions"], cancel_call, log, questions)
+    if connect is None:
+        assert servers is not None
+        connect = StdioServerParameters(command=sys.executable, args=servers.stdio_args(log))
+    async with Client(connect, mode=spec["mode"], client_info=info, **callbacks) as client:
+        await _play(client, spec["actions"], cancel_call, log, questions, cancels_on_wire=servers is not None)
 
 
 async def record_raw_session(session: scenarios.Session, log: Path, timeout: float, servers: Servers) -> None:

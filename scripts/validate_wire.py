@@ -85,6 +85,9 @@ def mcp_verdicts(transcript: Transcript) -> list[dict[str, Any]]:
     asked: dict[tuple[str, Any], str] = {}  # (asker, id) -> method
     for m in transcript.messages:
         data = m.json
+        if data is None and m.raw is None and m.http is not None:  # over HTTP: a GET, a DELETE, a 202...
+            out.append(verdict(None, "HTTP " + str(m.http.get("method") or m.http.get("status")), "no body"))
+            continue
         if m.raw is not None or data is None:
             out.append(verdict(False, "JSON-RPC", "not JSON"))
             continue

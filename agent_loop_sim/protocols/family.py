@@ -65,10 +65,20 @@ class Family:
     #: the other ways the recorder may run the SDK, that a scenario file can name (``"harness"``),
     #: each with the transport its recordings say; the model plays a session under its harness
     harnesses: dict[str, str] = field(default_factory=dict)
+    #: the transports other than ``transport`` a scenario file may name (``"transport": "http"``):
+    #: each one's recorder and the transport its recordings say
+    transports: dict[str, dict[str, str]] = field(default_factory=dict)
 
-    def transport_of(self, harness: str | None) -> str:
-        """The transport a recording made under ``harness`` (None: the default) says."""
-        return self.transport if harness is None else self.harnesses[harness]
+    def recorder_for(self, transport: str = "stdio") -> str:
+        """The live recorder of a scenario file over ``transport``."""
+        return self.transports[transport]["recorder"] if transport in self.transports else self.recorder
+
+    def recorded_transport(self, harness: str | None = None, transport: str = "stdio") -> str:
+        """What a recording of a scenario file says its transport is: made under ``harness`` (None:
+        the default), over ``transport``."""
+        if harness is not None:
+            return self.harnesses[harness]
+        return self.transports[transport]["transport"] if transport in self.transports else self.transport
 
     @classmethod
     def from_file(cls, path: Path, **code: Any) -> "Family":

@@ -31,7 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--world", metavar="FILE",
                         help="serve the server or agent this world file describes (default: $AGENT_LOOP_SIM_WORLD, "
                              "else the fixture server or the research agent)")
-    parser.add_argument("--host", default="127.0.0.1", help="a2a: the address to listen on (default 127.0.0.1)")
+    parser.add_argument("--http", action="store_true",
+                        help="mcp: serve over Streamable HTTP (uvicorn, as serve a2a) instead of stdio; the "
+                             "endpoint's URL is printed on stdout")
+    parser.add_argument("--host", default="127.0.0.1", help="a2a, mcp --http: the address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=_port, default=8765,
                         help="a2a: the port (0: any free port; the address is printed on stdout)")
     parser.add_argument("--recorded-url", action="store_true",
@@ -53,6 +56,10 @@ def run(args: argparse.Namespace) -> int:
 
     path = args.world or os.environ.get(WORLD_VARIABLE)
     world = read_world_file(args.peer, path) if path else None  # (a bad world is one line before anything is served)
+    if args.peer == "mcp" and args.http:
+        from . import mcp_http  # needs uvicorn (the serve extra), as serve a2a does
+
+        return mcp_http.main(args.host, args.port, world)
     if args.peer == "mcp":
         from . import mcp_stdio
 

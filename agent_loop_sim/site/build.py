@@ -24,6 +24,7 @@ from ..staging import check_tree, write_tree
 from ..protocols import FAMILIES
 from .architecture import ARCHITECTURE_PAGE, render_architecture
 from .peers_page import PEERS_PAGE, render_peers
+from .suite_page import SUITE_PAGE, render_suite
 from .badge import conformance_badge
 from .coverage import COVERAGE_PAGE, coverage, render_coverage
 from .coverage import problems as coverage_problems
@@ -50,7 +51,8 @@ BADGE_FILE = "badge.svg"
 REFERENCE_INDEX = "reference/index.md"
 #: the hand-written pages (``docs/guide/``), in the order they are read
 GUIDE_PAGES = [{"How it is checked": "guide/how-it-is-checked.md"}, {"Commands": "guide/commands.md"},
-               {"The engine in the browser": "guide/browser.md"}, {"The A2A TCK": "guide/tck.md"},
+               {"The engine in the browser": "guide/browser.md"}, {"MCP over Streamable HTTP": "guide/mcp-http.md"},
+               {"The A2A TCK": "guide/tck.md"},
                {"Performance": "guide/performance.md"}, {"How the tests are tested": "guide/tests.md"}]
 SHOWN_PROBLEMS = 60
 
@@ -238,6 +240,7 @@ def _reference(project: Project, families: list[str], files: list[ScenarioFile])
     pages[FORMAT_PAGE] = render_format(families)
     pages[ARCHITECTURE_PAGE] = render_architecture()  # (it imports every module, to read its docstring)
     pages[PEERS_PAGE] = render_peers()
+    pages[SUITE_PAGE] = render_suite(project.root)
     modules = reference_modules()
     pages[REFERENCE_INDEX] = render_reference_index(modules)
     for module in modules:
@@ -249,6 +252,7 @@ def _reference(project: Project, families: list[str], files: list[ScenarioFile])
                                           for p in world_pages if p != WORLDS_INDEX]},
         {"Scenario format": FORMAT_PAGE}, {"Architecture": ARCHITECTURE_PAGE},
         {"Use the simulator in your tests": PEERS_PAGE},
+        {"MCP conformance suite": SUITE_PAGE},
         {"API reference": [REFERENCE_INDEX] + [{m.removeprefix("agent_loop_sim."): reference_page(m)} for m in modules]}]}
     return pages, nav, problems
 

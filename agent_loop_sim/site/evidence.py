@@ -142,6 +142,23 @@ class JsonEquals(_AtPath):
         return f"{self.path} is {_shown(found)}, the finding needs {_shown(self.value)}"
 
 @dataclass(frozen=True)
+class HttpEquals(_AtPath):
+    """A message's HTTP envelope (``http``: method, path, status, headers) has a value at ``path``."""
+
+    value: Any
+
+    def claim(self) -> str:
+        return f"its HTTP envelope's {code(self.path)} is {json_value(self.value)}"
+
+    def check(self, rec: Recorded) -> str | None:
+        message = message_at(rec, self.session, self.message)
+        found = resolve(message.http, self.path) if message.http is not None else MISSING
+        if found is not MISSING and type(found) is type(self.value) and found == self.value:
+            return None
+        return f"the HTTP envelope's {self.path} is {_shown(found)}, the finding needs {_shown(self.value)}"
+
+
+@dataclass(frozen=True)
 class Present(_AtPath):
     def claim(self) -> str:
         return f"carries {code(self.path)}"
@@ -342,7 +359,7 @@ def check_findings(findings: tuple[Finding, ...] | list[Finding], rec: Recorded,
 
 #: The kinds of evidence a findings file may use, by name.
 EVIDENCE_KINDS: dict[str, type] = {k.__name__: k for k in (JsonEquals, Present, Absent, ErrorCode, IsRaw, NoReply,
-                                                          ValuesDiffer, ScenarioEquals, SameStepsDifferAt)}
+                                                          ValuesDiffer, ScenarioEquals, SameStepsDifferAt, HttpEquals)}
 _FINDING_FIELDS = {"id": Field(str), "family": Field(str), "kind": Field(str, choices=tuple(KINDS)),
                    "title": Field(str), "summary": Field(str), "specification": Field(str, required=False),
                    "spec": Field(str, required=False),

@@ -77,8 +77,16 @@ REST = """
   `returnImmediately`, `ListTasks` paging past one page) with HTTP `501` and one line naming the
   gap. `serve mcp` writes one line on stderr and answers a request with `-32603`. Either way the
   process goes on serving.
-- The agent's timestamps come from the simulated clock, not the wall clock. MCP over HTTP is
-  not served (stdio only), and A2A only in its JSON-RPC binding, not REST or gRPC.
+- The agent's timestamps come from the simulated clock, not the wall clock. A2A is served only
+  in its JSON-RPC binding, not REST or gRPC.
+- **`serve mcp --http`** serves MCP over Streamable HTTP instead (uvicorn, like `serve a2a`;
+  the first line is the endpoint's URL, `http://127.0.0.1:PORT/mcp`), as the SDK's
+  `streamable_http_app()` does: session ids issued by `initialize` and then required, the
+  `MCP-Protocol-Version` header routing a request to the 2026-07-28 entry, `Accept` and
+  `Content-Type` refusals, SSE streams that stay open while the server waits for the client,
+  the GET stream, DELETE, and the DNS-rebinding guard (only loopback `Host` and `Origin`).
+  One process holds all its sessions. Not modelled: resuming a stream (`Last-Event-ID`), an
+  event store, JSON-response mode, idle session expiry.
 
 ## Picking a scenario's scripted answers
 

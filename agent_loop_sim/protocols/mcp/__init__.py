@@ -13,7 +13,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from ...normalise import normalise_mcp
+from ...normalise import normalise_mcp, normalise_mcp_http
 from ..family import Family
 from . import scenario
 from .client import Answers, ClientModel
@@ -59,5 +59,5 @@ def run_session(session: "Session", definition: ServerDefinition | None = None,
 
 #: Everything the project knows about MCP: its words are data (``family.json``), its rules code.
 FAMILY = Family.from_file(Path(__file__).with_name("family.json"), run_session=run_session,
-                          normalise=normalise_mcp, scenario=scenario, rule_tables=era_rules,
+                          normalise=lambda messages: normalise_mcp_http(normalise_mcp(messages)), scenario=scenario, rule_tables=era_rules,
                           releases=MCP_RELEASES, read_world=read_world)

@@ -68,6 +68,7 @@ from typing import Any
 from ...errors import InputError
 from ...jsonio import check_embedded_json, json_path
 from ...schema import Field, check_object, describe, tag_of
+from .http_scenario import check_transport, validate_requests  # noqa: F401  (check_transport: the file's)
 
 MODES = ("legacy", "2026-07-28", "auto", "raw")
 LISTABLE = ("tools", "resources", "templates", "prompts")
@@ -82,6 +83,7 @@ SESSION_FIELDS = {
     "actions": Field(list, required=False),
     "answers": Field(dict, required=False),
     "lines": Field(list, required=False),
+    "requests": Field(list, required=False),  # a raw session over HTTP (`http_scenario`)
     "client_info": Field(dict, required=False),
     "roots": Field(list, required=False),
     "log_level": Field(str, required=False, choices=LOG_LEVELS),
@@ -188,6 +190,14 @@ def _non_empty(raw: dict[str, Any], key: str, path: list[str | int], what: str, 
 
 def validate(raw: dict[str, Any], path: list[str | int]) -> None:
     mode = raw["mode"]
+    if mode == "raw" and "requests" in raw:
+        for key in ("actions", "answers", *CLIENT_OPTIONS):
+            if key in raw:
+                raise InputError(f"a raw session has 'requests', not {key!r}", path=json_path(path + [key]))
+        validate_requests(raw, path)
+        return
+    if "requests" in raw:
+        raise InputError(f"only raw sessions have 'requests' (this one is {mode!r})", path=json_path(path + ["requests"]))
     if mode == "raw":
         for key in ("actions", "answers", *CLIENT_OPTIONS):
             if key in raw:

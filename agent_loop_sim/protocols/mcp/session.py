@@ -95,6 +95,12 @@ def run_session(session: Session, definition: ServerDefinition, rules: frozenset
                 observe: Observer | None = None) -> list[Message]:
     spec = session.spec
     server = ServerConnection(definition, rules=rules)
+    if session.transport == "http":  # the same models, each message in its HTTP exchange
+        from .http_transport import play_client_http, play_raw_http
+
+        if spec["mode"] == "raw":
+            return play_raw_http(spec["requests"], lambda: ServerConnection(definition, rules=rules), observe)
+        return play_client_http(client_for(spec, rules), server, observe)
     if spec["mode"] == "raw":
         return play_raw(spec["lines"], server, observe)
     return play_client(client_for(spec, rules), server, observe)

@@ -1,0 +1,142 @@
+"""``serve mcp --http``: the engine's MCP server over Streamable HTTP, served by uvicorn.
+
+The edge only, as ``serve a2a`` is: uvicorn parses HTTP, and this ASGI app hands each request to
+the sans-IO model of the SDK's Streamable HTTP app (`protocols.mcp.http_transport.StreamableHttpApp`,
+over the server model of the world served) and writes its answer: a JSON body, or an SSE stream
+that stays open while the request it answers is pending (a question to the client, the GET
+stream), fed with what the model says on it while answering later requests. Requests are handed
+to the model one at a time, in the order they arrive.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import sys
+from typing import Any
+
+from ..errors import printable
+from ..mcp_http_log import ENDPOINT
+from ..protocols.mcp import FIXTURE_SERVER, ServerConnection, ServerDefinition
+from ..protocols.mcp.http_transport import Reply, Stream, StreamableHttpApp
+
+#: A body over this many bytes is refused (413) before it is read whole.
+MAX_BODY_BYTES = 10 * 1024 * 1024
+_END = object()  # a stream's end, put on its queue
+
+
+def _sse(message: Any) -> bytes:
+    return b"event: message\r\ndata: " + json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\r\n\r\n"
+
+
+class McpHttpApp:
+    """The ASGI app: one model of the SDK's app for the whole process (its sessions, its streams)."""
+
+    def __init__(self, definition: ServerDefinition = FIXTURE_SERVER) -> None:
+        self.model = StreamableHttpApp(lambda: ServerConnection(definition))
+        self.queues: dict[Stream, asyncio.Queue[Any]] = {}
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return  # (uvicorn runs with lifespan off)
+        if scope["path"] != ENDPOINT:
+            await self._whole(send, 404, [("Content-Type", "text/plain")], b"Not Found")
+            return
+        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"]]
+        body = b""
+        while True:
+            event = await receive()
+            if event["type"] == "http.disconnect":
+                return
+            body += event.get("body", b"")
+            if len(body) > MAX_BODY_BYTES:
+                await self._whole(send, 413, [("Content-Type", "text/plain")], b"Payload Too Large")
+                return
+            if not event.get("more_body"):
+                break
+        try:
+            text = body.decode("utf-8") if body else None
+            reply = self.model.handle(scope["method"], headers, text)
+        except (UnicodeDecodeError, NotImplementedError, ValueError) as exc:
+            print(printable(f"serve mcp --http: not modelled: {type(exc).__name__}: {exc}"), file=sys.stderr, flush=True)
+            await self._whole(send, 500, [("Content-Type", "text/plain")], b"not modelled")
+            return
+        if reply.stream is not None:  # (before any await: what later requests say on it must find it)
+            self.queues[reply.stream] = asyncio.Queue()
+        for stream, message in reply.elsewhere:
+            if stream in self.queues:
+                self.queues[stream].put_nowait(message)
+        for stream in reply.ended:
+            if stream in self.queues:
+                self.queues[stream].put_nowait(_END)
+        if reply.events is None:
+            payload = (json.dumps(reply.body, separators=(",", ":"), ensure_ascii=False).encode()
+                       if reply.body is not None else (reply.text or "").encode())
+            await self._whole(send, reply.status, reply.headers, payload)
+            return
+        await self._stream(reply, receive, send)
+
+    async def _whole(self, send: Any, status: int, headers: list[tuple[str, str]], payload: bytes) -> None:
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(k.lower().encode(), v.encode()) for k, v in headers]})
+        await send({"type": "http.response.body", "body": payload})
+
+    async def _stream(self, reply: Reply, receive: Any, send: Any) -> None:
+        headers = [(k.lower().encode(), v.encode()) for k, v in reply.headers]
+        headers += [(b"cache-control", b"no-cache, no-transform"), (b"x-accel-buffering", b"no")]
+        await send({"type": "http.response.start", "status": reply.status, "headers": headers})
+        for event in reply.events or []:
+            await send({"type": "http.response.body", "body": _sse(event), "more_body": True})
+        if reply.stream is not None:
+            queue = self.queues[reply.stream]
+            gone = asyncio.ensure_future(self._disconnected(receive))
+            try:
+                while True:
+                    got = asyncio.ensure_future(queue.get())
+                    done, _ = await asyncio.wait({got, gone}, return_when=asyncio.FIRST_COMPLETED)
+                    if got not in done:
+                        got.cancel()
+                        break
+                    message = got.result()
+                    if message is _END:
+                        break
+                    await send({"type": "http.response.body", "body": _sse(message), "more_body": True})
+                    if reply.stream[1] is not None and message.get("id") == reply.stream[1] and "method" not in message:
+                        break  # the response: the request's stream ends
+            finally:
+                gone.cancel()
+                del self.queues[reply.stream]
+                self.model.closed(reply.stream)
+        await send({"type": "http.response.body", "body": b""})
+
+    @staticmethod
+    async def _disconnected(receive: Any) -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+
+def main(host: str, port: int, definition: ServerDefinition | None = None) -> int:
+    """Serve until interrupted; the endpoint's URL is the first line out."""
+    import uvicorn  # the serve extra, as for serve a2a
+
+    if sys.stdout is None:
+        print("error: serve mcp --http: standard output, where the URL is written, is closed", file=sys.stderr)
+        return 2
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as exc:
+        print(printable(f"error: cannot listen on {host}:{port}: {exc.strerror}"), file=sys.stderr)
+        return 2
+    listener.listen(2048)
+    bound_host, bound_port = listener.getsockname()[:2]
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+    print(f"http://{shown}:{bound_port}{ENDPOINT}", flush=True)  # the first line: where to connect
+    config = uvicorn.Config(McpHttpApp(definition or FIXTURE_SERVER), lifespan="off", log_level="warning",
+                            access_log=False, timeout_graceful_shutdown=1)
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    except KeyboardInterrupt:
+        pass
+    return 0

@@ -1,0 +1,291 @@
+"""MCP over Streamable HTTP: the envelope, its normal form, the engine's transport edge, the scenario rules."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agent_loop_sim import engine, scenarios
+from agent_loop_sim.check import build_report
+from agent_loop_sim.errors import InputError
+from agent_loop_sim.mcp_http_log import in_transcript_order, kept_headers, reply_message, request_message
+from agent_loop_sim.normalise import normalise_mcp_http
+from agent_loop_sim.project import Project
+from conftest import ROOT, run_cli
+
+HTTP_FILE = ROOT / "scenarios" / "mcp_http.json"
+
+
+def _session(name: str):
+    return scenarios.load(HTTP_FILE).session(name)
+
+
+def _envelope(transcript):
+    return [(m.sender, (m.http or {}).get("method") or (m.http or {}).get("status"),
+             [name for name, _ in (m.http or {}).get("headers", [])]) for m in transcript.messages]
+
+
+def test_only_the_transport_headers_are_kept_under_one_spelling():
+    assert kept_headers([("host", "x"), ("mcp-session-id", "a"), ("content-length", "3"),
+                         ("mcp-protocol-version", "2025-11-25"), ("ACCEPT", "*/*")]) == [
+        ["Mcp-Session-Id", "a"], ["MCP-Protocol-Version", "2025-11-25"], ["Accept", "*/*"]]
+
+
+def test_issued_session_ids_are_numbered_and_a_made_up_one_stays():
+    messages = [request_message("POST", "/mcp", [("Mcp-Session-Id", "made-up")], {}),
+                reply_message(404, [("Content-Type", "application/json")], {}),
+                request_message("POST", "/mcp", [], {}),
+                reply_message(200, [("Mcp-Session-Id", "f00d")], {}),
+                request_message("POST", "/mcp", [("Mcp-Session-Id", "f00d")], {}),
+                reply_message(400, [("Mcp-Session-Id", "beef")], {})]
+    normalise_mcp_http(messages)
+    ids = [dict(m.http["headers"]).get("Mcp-Session-Id") for m in messages]
+    assert ids == ["made-up", None, None, "<session-1>", "<session-1>", "<session-2>"]
+
+
+def test_the_clients_get_stream_is_written_after_the_exchange_that_opened_it():
+    def exchange(method, body):
+        return [request_message(method, "/mcp", [], body), reply_message(200, [])]
+    initialized = exchange("POST", {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    listed = exchange("POST", {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    get = exchange("GET", None)
+    ordered = in_transcript_order([initialized, listed, get])
+    assert ordered == [*initialized, *get, *listed]
+
+
+def test_the_engine_speaks_each_era_over_http():
+    legacy = engine.run_session(_session("http_legacy_tour"))
+    assert _envelope(legacy)[:6] == [
+        ("client", "POST", ["Accept", "Content-Type"]),
+        ("server", 200, ["Content-Type", "Mcp-Session-Id"]),
+        ("client", "POST", ["Accept", "Content-Type", "Mcp-Session-Id", "MCP-Protocol-Version"]),
+        ("server", 202, ["Content-Type", "Mcp-Session-Id"]),
+        ("client", "GET", ["Accept", "Content-Type", "Mcp-Session-Id", "MCP-Protocol-Version"]),
+        ("server", 200, ["Content-Type", "Mcp-Session-Id"])]
+    assert _envelope(legacy)[-2][1] == "DELETE"
+    modern = engine.run_session(_session("http_modern_errors"))
+    assert [e[1] for e in _envelope(modern)] == ["POST", 200, "POST", 200, "POST", 400]
+    assert _envelope(modern)[4][2] == ["Accept", "Content-Type", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"]
+
+
+def test_a_changed_header_in_the_engine_is_caught():
+    files = [f for f in Project(ROOT).scenario_files() if f.path.endswith("mcp_http.json")]
+    assert build_report(Project(ROOT), files=files).ok
+
+    def wrong_version(session):
+        t = engine.run_session(session)
+        if session.name == "http_legacy_tour":
+            t.messages[2].http["headers"][3][1] = "2025-06-18"
+        return t
+
+    (problem,) = build_report(Project(ROOT), wrong_version, files=files).problems
+    assert "session 'http_legacy_tour', message 3" in problem and "2025-06-18" in problem
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (lambda d: d["sessions"][0].update(mode="raw", lines=["{}"]) or [d["sessions"][0].pop(k) for k in ("actions",)],
+     "a raw session over http has 'requests', not 'lines'"),
+    (lambda d: d["sessions"].__setitem__(0, {"name": "x", "family": "mcp", "title": "t", "mode": "raw",
+                                              "requests": [{"method": "PUT"}]}), "$.sessions[0].requests[0].method"),
+    (lambda d: d["sessions"].__setitem__(0, {"name": "x", "family": "mcp", "title": "t", "mode": "raw",
+                                              "requests": [{"method": "POST", "headers": [["A"]]}]}),
+     "a header is [NAME, VALUE]"),
+    (lambda d: d.update(transport="carrier-pigeon"), "$.transport"),
+])
+def test_a_bad_http_scenario_is_one_line(tmp_path: Path, change, said):
+    data = json.loads(HTTP_FILE.read_text())
+    change(data)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(InputError, match=None) as caught:
+        scenarios.load(path)
+    assert said in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_requests_in_a_stdio_file_and_a_transport_for_a2a_are_refused(tmp_path: Path):
+    stdio = {"recording": "x.json", "sessions": [{"name": "x", "family": "mcp", "title": "t", "mode": "raw",
+                                                  "requests": [{"method": "GET"}]}]}
+    (tmp_path / "a.json").write_text(json.dumps(stdio))
+    with pytest.raises(InputError, match="a raw session over stdio has 'lines', not 'requests'"):
+        scenarios.load(tmp_path / "a.json")
+    a2a = json.loads((ROOT / "scenarios" / "a2a.json").read_text())
+    a2a["transport"] = "http"
+    (tmp_path / "b.json").write_text(json.dumps(a2a))
+    with pytest.raises(InputError, match="a2a sessions have one transport"):
+        scenarios.load(tmp_path / "b.json")
+    done = run_cli("run", str(tmp_path / "b.json"))
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+
+
+def _app():
+    from agent_loop_sim.protocols.mcp import FIXTURE_SERVER, ServerConnection
+    from agent_loop_sim.protocols.mcp.http_transport import StreamableHttpApp
+
+    return StreamableHttpApp(lambda: ServerConnection(FIXTURE_SERVER))
+
+
+INIT = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                   "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}})
+HOST = ("Host", "127.0.0.1:8000")
+BOTH = ("Accept", "application/json, text/event-stream")
+JSON_BODY = ("Content-Type", "application/json")
+
+
+def test_the_app_keeps_a_session_only_when_a_valid_initialize_opened_it():
+    app = _app()
+    refused = app.handle("POST", [HOST, ("Accept", "application/json"), JSON_BODY], INIT)
+    assert refused.status == 406 and dict(refused.headers)["Mcp-Session-Id"] not in app.sessions
+    opened = app.handle("POST", [HOST, BOTH, JSON_BODY], INIT)
+    session = dict(opened.headers)["Mcp-Session-Id"]
+    assert opened.status == 200 and opened.events[0]["result"]["protocolVersion"] == "2025-11-25"
+    assert app.handle("DELETE", [HOST, ("Mcp-Session-Id", session)], None).status == 200
+    assert app.handle("DELETE", [HOST, ("Mcp-Session-Id", session)], None).body["error"]["message"] == "Session not found"
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("{not json", "key must be a string at line 1 column 2"),
+    ("", "EOF while parsing a value at line 1 column 0"),
+])
+def test_a_body_that_is_not_json_is_answered_in_the_sdk_parsers_words(text, said):
+    reply = _app().handle("POST", [HOST, BOTH, JSON_BODY], text)
+    assert (reply.status, reply.body["error"]["message"]) == (400, "Parse error: " + said)
+
+
+def test_a_2026_07_28_request_whose_headers_disagree_with_its_body_is_refused_before_the_server_sees_it():
+    body = json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+        "name": "add", "arguments": {"a": 1, "b": 2},
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}})
+    headers = [HOST, BOTH, JSON_BODY, ("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/call")]
+    wrong_name = _app().handle("POST", headers + [("Mcp-Name", "sub")], body)
+    assert (wrong_name.status, wrong_name.body["error"]["code"], wrong_name.body["id"]) == (400, -32020, 5)
+    right = _app().handle("POST", headers + [("Mcp-Name", "add")], body)
+    assert right.status == 200 and right.body["result"]["structuredContent"] == {"result": 3}
+    assert _app().handle("GET", [HOST, ("MCP-Protocol-Version", "2026-07-28")], None).headers == [("Allow", "POST")]
+
+
+def test_serve_mcp_http_answers_as_the_model_does_over_a_real_socket():
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    process = subprocess.Popen([sys.executable, "-m", "agent_loop_sim", "serve", "mcp", "--http", "--port", "0"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = process.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
+        request = urllib.request.Request(url, data=INIT.encode(), method="POST",
+                                         headers={"Accept": "application/json", "Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 406 and "must accept both" in refused.value.read().decode()
+        request = urllib.request.Request(url, data=INIT.encode(), method="POST", headers=dict([BOTH, JSON_BODY]))
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.headers["Content-Type"] == "text/event-stream" and answer.headers["Mcp-Session-Id"]
+            event = answer.read().decode()
+        assert event.startswith("event: message\r\ndata: ") and '"protocolVersion":"2025-11-25"' in event
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_serve_mcp_http_on_a_port_taken_is_one_line():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        done = run_cli("serve", "mcp", "--http", "--port", str(taken.getsockname()[1]), timeout=30)
+    assert done.returncode == 2 and done.stderr.strip().startswith("error: cannot listen on 127.0.0.1:")
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_host_or_origin_other_than_the_loopbacks_is_refused_as_the_sdk_guards_against_dns_rebinding():
+    evil = _app().handle("POST", [("Host", "evil.example.com"), BOTH, JSON_BODY], INIT)
+    assert (evil.status, evil.text) == (421, "Invalid Host header")
+    origin = _app().handle("POST", [HOST, ("Origin", "http://evil.example.com"), BOTH, JSON_BODY], INIT)
+    assert (origin.status, origin.text) == (403, "Invalid Origin header")
+    assert _app().handle("POST", [("Host", "localhost:1"), ("Origin", "http://localhost:1"), BOTH, JSON_BODY],
+                         INIT).status == 200
+
+
+def test_the_committed_conformance_suite_table_has_one_verdict_per_check_and_a_flip_is_named():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("mcp_conformance_suite", ROOT / "scripts" / "mcp_conformance_suite.py")
+    suite = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(suite)
+    rows = json.loads((ROOT / "recordings" / "verdicts" / "mcp_conformance_suite.json").read_text())["checks"]
+    assert rows and suite.differences(rows) == []
+    rows[0]["engine"] = {"status": "SUCCESS" if rows[0]["sdk"]["status"] != "SUCCESS" else "FAILURE"}
+    (flagged,) = suite.differences(rows)
+    assert flagged.startswith(f"{rows[0]['scenario']} / {rows[0]['check']}: the SDK's server ")
+
+
+def test_the_suite_page_shows_both_columns_and_names_a_difference(tmp_path: Path):
+    from agent_loop_sim.site.suite_page import SUITE_TABLE, render_suite
+
+    page = render_suite(ROOT)
+    data = json.loads((ROOT / SUITE_TABLE).read_text())
+    total = len(data["checks"])
+    assert f"**{total} of {total} checks get the same verdict" in page and "**different**" not in page
+    data["checks"][0]["engine"] = {"status": "SUCCESS"}
+    (tmp_path / SUITE_TABLE).parent.mkdir(parents=True)
+    (tmp_path / SUITE_TABLE).write_text(json.dumps(data))
+    flipped = render_suite(tmp_path)
+    assert f"**{total - 1} of {total} checks" in flipped and "**different**" in flipped
+
+
+def test_the_http_findings_hold_and_a_changed_envelope_breaks_them():
+    from agent_loop_sim.recording import load_recording
+    from agent_loop_sim.site.evidence import Recorded, check_finding, load_findings
+    from agent_loop_sim.site.findings import FINDINGS_FILE
+
+    findings = [f for f in load_findings(json.loads(FINDINGS_FILE.read_text()), str(FINDINGS_FILE))
+                if f.id.startswith("mcp-http-")]
+    assert len(findings) == 3
+    transcripts = {t.name: t for name in ("sdk_exchanges_http.json", "sdk_exchanges_http_surface.json")
+                   for t in load_recording(str(ROOT / "recordings" / name)).sessions}
+    assert all(check_finding(f, Recorded(transcripts), ["mcp"]).holds for f in findings)
+    transcripts["http_modern_errors"].messages[5].http["status"] = 200  # as if the SDK sent every error with 200
+    broken = check_finding(next(f for f in findings if f.id == "mcp-http-error-status"), Recorded(transcripts), ["mcp"])
+    assert not broken.holds and "the HTTP envelope's $.status is 200, the finding needs 400" in broken.failures[0]
+
+
+def test_a_peer_that_prints_no_url_is_one_line_naming_the_session(tmp_path: Path):
+    import os
+    import sys
+
+    data = json.loads(HTTP_FILE.read_text())
+    data["sessions"] = data["sessions"][:1]
+    data["recording"] = "one.json"
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(data))
+    env = {**os.environ, "AGENT_LOOP_SIM_MCP_HTTP_PEER": f"{sys.executable} -c pass"}
+    done = subprocess_run([sys.executable, str(ROOT / "scripts" / "record_mcp_http.py"), str(path), "--timeout", "20"], env)
+    assert done.returncode == 1 and done.stdout == ""
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("record_mcp_http: session 'http_legacy_tour': the peer ") and "without printing its URL" in line
+
+
+def subprocess_run(command, env):
+    import subprocess
+
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
+
+
+def test_the_engines_client_over_http_against_the_sdks_server_is_the_recording_and_a_flip_shows():
+    from agent_loop_sim.compare import diff_sessions
+    from agent_loop_sim.recording import load_recording
+    from agent_loop_sim.swap_http import drive_all_http
+
+    names = ("http_legacy_elicit_accept", "http_modern_elicit_accept")
+    sessions = [s for s in scenarios.load(HTTP_FILE).sessions if s.name in names]
+    driven = drive_all_http(ROOT, sessions, 20.0)
+    committed = [t for t in load_recording(str(ROOT / "recordings" / "sdk_exchanges_http.json")).sessions
+                 if t.name in names]
+    assert diff_sessions(committed, driven) == []
+    driven[0].messages[2].http["headers"][3][1] = "2025-06-18"  # as if the client sent another revision
+    (difference,) = diff_sessions(committed, driven)
+    assert "2025-06-18" in difference.render("committed", "live")
