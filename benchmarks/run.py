@@ -562,7 +562,7 @@ def main(argv: list[str] | None = None) -> int:
         "P4": lambda: p4_scale(project, pairs, factors, builds=not args.no_builds),
         "P5": lambda: p5_parallel_recording(project, pairs),
         "P6": lambda: peers.p6_serve_mcp(max(5, pairs * 2)),
-        "P7": lambda: peers.p7_serve_a2a(pairs, 100 if args.quick else 400),
+        "P7": lambda: peers.p7_serve_a2a(pairs, 200 if args.quick else 2000),
         "P8": lambda: p8_browser(built_with_runtime, lambda copy: inbrowser.engine_seconds(str(copy)), pairs),
         "P9": lambda: p9_bytecode(pairs),
         "P10": lambda: p10_build_vs_baseline(pairs, args.baseline),
