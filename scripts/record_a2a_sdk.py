@@ -61,6 +61,7 @@ from agent_loop_sim.http_log import event_message, reply_message, request_messag
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 from conformance import a2a_sdk_server as fixture  # noqa: E402
 from a2a_requests import Answer, Call, StepError, player_for  # noqa: E402
+from sse_reader import SseReader  # noqa: E402
 
 #: How the agent is served, by the harness a scenario file names (None: as deployed); the
 #: recordings say it, and `FAMILY.harnesses` must say the same.
@@ -116,24 +117,6 @@ class GuardedExecutor(AgentExecutor):
         await self._watched(self.inner.cancel(context, event_queue))
 
 
-class _SseReader:
-    """Splits a ``text/event-stream`` body into the data of each event, as bytes arrive."""
-
-    def __init__(self) -> None:
-        self.buffer = ""
-
-    def feed(self, chunk: bytes) -> list[str]:
-        self.buffer += chunk.decode("utf-8")
-        self.buffer = self.buffer.replace("\r\n", "\n").replace("\r", "\n")
-        out = []
-        while "\n\n" in self.buffer:
-            block, self.buffer = self.buffer.split("\n\n", 1)
-            data = [line[5:].removeprefix(" ") for line in block.split("\n") if line.startswith("data:")]
-            if data:
-                out.append("\n".join(data))
-        return out
-
-
 async def _settle() -> None:
     """Let the SDK's background tasks run until none of them can make progress.
 
@@ -167,7 +150,7 @@ async def _carry(app: Any, request: Call, on_event: Callable[[Any, Answer], bool
     closed = asyncio.Event()
     response = Answer()
     chunks: list[bytes] = []
-    sse: _SseReader | None = None
+    sse: SseReader | None = None
     stopped = False
 
     async def receive() -> dict[str, Any]:
@@ -185,7 +168,7 @@ async def _carry(app: Any, request: Call, on_event: Callable[[Any, Answer], bool
             response.headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in message.get("headers", [])]
             content_type = next((v for k, v in response.headers if k.lower() == "content-type"), "")
             if content_type.startswith("text/event-stream"):
-                sse = _SseReader()
+                sse = SseReader()
                 response.events = []
         elif message["type"] == "http.response.body":
             chunk = message.get("body", b"")
@@ -306,7 +289,7 @@ def record_session_over_http(session: scenarios.Session, base_url: str,
                 if not answer.headers.get("content-type", "").startswith("text/event-stream"):
                     _read_body(response, answer.read())
                     return response, False
-                sse, response.events = _SseReader(), []
+                sse, response.events = SseReader(), []
                 for chunk in answer.iter_bytes():
                     for data in sse.feed(chunk):
                         response.events.append(json.loads(data))

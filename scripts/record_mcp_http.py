@@ -54,28 +54,11 @@ from agent_loop_sim.normalise import normalise_mcp, normalise_mcp_http  # noqa: 
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 from record_sdk import record_client_session  # noqa: E402
 from recorder_cli import innermost, recorder_main  # noqa: E402
+from sse_reader import SseReader  # noqa: E402
 
 #: as ``agent_loop_sim/protocols/mcp/family.json`` names it (read, not imported: the engine is not the recorder's)
 TRANSPORT = json.loads((ROOT / "agent_loop_sim" / "protocols" / "mcp" / "family.json").read_text())["transports"]["http"]["transport"]
 PEER_VARIABLE = "AGENT_LOOP_SIM_MCP_HTTP_PEER"
-
-
-class _SseReader:
-    """Splits a ``text/event-stream`` body into the data of each event, as bytes arrive."""
-
-    def __init__(self) -> None:
-        self.buffer = ""
-
-    def feed(self, chunk: bytes) -> list[str]:
-        self.buffer += chunk.decode("utf-8")
-        self.buffer = self.buffer.replace("\r\n", "\n").replace("\r", "\n")
-        out = []
-        while "\n\n" in self.buffer:
-            block, self.buffer = self.buffer.split("\n\n", 1)
-            data = [line[5:].removeprefix(" ") for line in block.split("\n") if line.startswith("data:")]
-            if data:
-                out.append("\n".join(data))
-        return out
 
 
 def _body(text: str) -> tuple[Any, str | None]:
@@ -134,7 +117,7 @@ class _LoggedStream(httpx2.AsyncByteStream):
                  headers: list[tuple[str, str]]) -> None:
         self.inner, self.wire, self.exchange, self.status, self.headers = inner, wire, exchange, status, headers
         content_type = next((v for k, v in headers if k.lower() == "content-type"), "")
-        self.sse = _SseReader() if content_type.startswith("text/event-stream") else None
+        self.sse = SseReader() if content_type.startswith("text/event-stream") else None
         self.events: list[str] = []
         self.chunks: list[bytes] = []
         self.logged = False

@@ -28,11 +28,11 @@ import asyncio
 import dataclasses
 import json
 import re
-import socket
 import sys
 from typing import Any, Awaitable, Callable
 
 from .limits import DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_TASKS
+from .listener import listen, run
 from ..errors import printable
 from ..jsonio import SURROGATE_ESCAPE
 from ..protocols.a2a import RESEARCH_AGENT, RESEARCH_CARD, Agent, HttpRequest, HttpResponse
@@ -292,29 +292,11 @@ def main(host: str, port: int, app: AgentApp | None = None, recorded_url: bool =
     The agent's card names the address served, so that a client that follows the card
     (``createFromUrl`` of the A2A JavaScript SDK) reaches it; ``recorded_url`` keeps the card's own
     URL instead (the swap test compares cards with the recordings)."""
-    import uvicorn  # the serve extra; imported here so that the engine itself needs nothing
-
-    if sys.stdout is None:  # started with `>&-`: the URL has nowhere to go (and uvicorn logs there)
-        print("error: serve a2a: standard output, where the URL is written, is closed", file=sys.stderr)
+    bound = listen(host, port, "serve a2a")
+    if bound is None:
         return 2
-    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listener.bind((host, port))
-    except OSError as exc:
-        print(printable(f"error: cannot listen on {host}:{port}: {exc.strerror}"), file=sys.stderr)
-        return 2
-    listener.listen(2048)  # connections wait in the backlog until uvicorn accepts them
-    bound_host, bound_port = listener.getsockname()[:2]
-    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-    served = f"http://{shown}:{bound_port}"
+    listener, served = bound
     print(served, flush=True)  # the first line: where to connect (port 0 picks one)
     if app is None:
         app = research_app(None if recorded_url else served, world, max_body_bytes, max_tasks, harness)
-    config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=1)
-    try:
-        uvicorn.Server(config).run(sockets=[listener])
-    except KeyboardInterrupt:
-        pass
-    return 0
+    return run(app, listener)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import sys
 from typing import Any
 
+from .listener import listen, run
 from ..errors import printable
 from ..mcp_http_log import ENDPOINT
 from ..protocols.mcp import FIXTURE_SERVER, ServerConnection, ServerDefinition
@@ -117,26 +117,9 @@ class McpHttpApp:
 
 def main(host: str, port: int, definition: ServerDefinition | None = None) -> int:
     """Serve until interrupted; the endpoint's URL is the first line out."""
-    import uvicorn  # the serve extra, as for serve a2a
-
-    if sys.stdout is None:
-        print("error: serve mcp --http: standard output, where the URL is written, is closed", file=sys.stderr)
+    bound = listen(host, port, "serve mcp --http")
+    if bound is None:
         return 2
-    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listener.bind((host, port))
-    except OSError as exc:
-        print(printable(f"error: cannot listen on {host}:{port}: {exc.strerror}"), file=sys.stderr)
-        return 2
-    listener.listen(2048)
-    bound_host, bound_port = listener.getsockname()[:2]
-    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-    print(f"http://{shown}:{bound_port}{ENDPOINT}", flush=True)  # the first line: where to connect
-    config = uvicorn.Config(McpHttpApp(definition or FIXTURE_SERVER), lifespan="off", log_level="warning",
-                            access_log=False, timeout_graceful_shutdown=1)
-    try:
-        uvicorn.Server(config).run(sockets=[listener])
-    except KeyboardInterrupt:
-        pass
-    return 0
+    listener, served = bound
+    print(f"{served}{ENDPOINT}", flush=True)  # the first line: where to connect
+    return run(McpHttpApp(definition or FIXTURE_SERVER), listener)
