@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
 from . import states
-from .errors import A2AError
+from .errors import A2AError, JsonRpcError
 from .releases import FAILED_STATUS_STAMPED
 from .script import AgentCrash, Event, Turn
 from .task_manager import TaskManager
@@ -76,7 +76,9 @@ class ActiveTask:
         try:
             events = self.handler.script.execute(turn, self.handler.ids, self.handler.clock)
         except AgentCrash as exc:
-            raise NotModelled(f"the agent raises ({exc}); the engine does not model an agent crash") from None
+            # The SDK's handler re-raises what the executor raised, before any event: the dispatcher
+            # answers it as an internal error carrying the exception's text, never as a stream.
+            raise JsonRpcError(-32603, str(exc)) from None
         out: list[Delivery] = []
         self.message_to_save = message  # the "request started" marker
         for event in events + [None]:

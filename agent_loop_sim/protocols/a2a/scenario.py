@@ -131,9 +131,6 @@ def check_parts(parts: list[Any], path: list[str | int], index: int | str = 0) -
         contents = [key for key in PART_CONTENT if key in part]
         if len(contents) > 1:
             raise _fail(f"a part has one content field, not {', '.join(contents)}", here)
-        if part.get("text") == "":
-            # The fixture agent cannot make a task of an empty text part (the SDK helper raises).
-            raise _fail("a text part cannot be empty", here + ["text"])
         if "raw" in part:
             try:
                 canonical = base64.b64encode(base64.b64decode(part["raw"], validate=True)).decode()
@@ -206,8 +203,6 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
         if op == "send":
             if ("text" in step) == ("parts" in step):
                 raise _fail("a send has 'text' or 'parts' (exactly one)", here)
-            if step.get("text") == "":
-                raise _fail("the text cannot be empty", here + ["text"])
             if "text" in step:
                 _check_wire_value(step["text"], here + ["text"])
             if "parts" in step:
