@@ -110,6 +110,9 @@ class StepPlayer:
         step, self.heard_of_task = self.step, False
         if step["op"] == "card":
             return self._card(step)
+        if step["op"] == "raw":  # posted exactly as written, among the other steps
+            headers = [(k, v) for k, v in step["headers"]] if "headers" in step else list(RAW_HEADERS)
+            return Call("POST", self.rpc_url, headers, raw=step["body"])
         method = step.get("method") or _method(step)
         rpc_id = next(self.rpc_ids)
         body: dict[str, Any] = {"jsonrpc": "2.0", "id": step.get("jsonrpc_id", rpc_id), "method": method}
@@ -145,22 +148,26 @@ class StepPlayer:
             renamed = {"status": "status", "history_length": "historyLength", "include_artifacts": "includeArtifacts",
                        "page_size": "pageSize", "page_token": "pageToken"}
         elif op == "push_config":
-            params["taskId"] = self._task_ref(step.get("task", "current"))[0]
+            params["taskId"] = step["task_id"] if "task_id" in step else self._task_ref(step.get("task", "current"))[0]
             renamed = {"id": "id", "url": "url", "token": "token", "page_size": "pageSize", "page_token": "pageToken"}
         else:
-            params["id"] = self._task_ref(step.get("task", "current"))[0]
+            params["id"] = step["task_id"] if "task_id" in step else self._task_ref(step.get("task", "current"))[0]
             renamed = {"status": "status", "history_length": "historyLength", "include_artifacts": "includeArtifacts"}
         params.update({renamed[k]: step[k] for k in renamed if k in step})
         return params
 
     def _send(self, step: dict[str, Any]) -> dict[str, Any]:
         label = step.get("message")
-        if label is None:
+        if "message_id" in step:
+            message_id = step["message_id"]  # the application's own (None: no messageId at all)
+        elif label is None:
             message_id = str(uuid.uuid4())
         else:
             message_id = self.message_ids.setdefault(label, str(uuid.uuid4()))
         message: dict[str, Any] = {"messageId": message_id, "role": step.get("role", "ROLE_USER"),
                                    "parts": [{"text": step["text"]}] if "text" in step else copy.deepcopy(step["parts"])}
+        if message_id is None:
+            del message["messageId"]
         for key in ("metadata", "extensions"):
             if key in step:
                 message[key] = copy.deepcopy(step[key])
@@ -168,7 +175,10 @@ class StepPlayer:
             message["referenceTaskIds"] = [self._task_ref(ref)[0] for ref in step["reference_tasks"]]
         ref = step.get("task", "new")
         task_id, context = (None, None) if ref == "new" else self._task_ref(ref)
-        if "context" in step:
+        task_id = step.get("task_id", task_id)
+        if "context_id" in step:
+            context = step["context_id"]
+        elif "context" in step:
             context = None if step["context"] == "none" else self._context_id(step["context"])
         if task_id is not None:
             message["taskId"] = task_id
@@ -180,7 +190,10 @@ class StepPlayer:
             configuration["acceptedOutputModes"] = list(step["accepted_output_modes"])
         if "push_url" in step:
             configuration["taskPushNotificationConfig"] = {"url": step["push_url"]}
-        for key, name in (("history_length", "historyLength"), ("return_immediately", "returnImmediately")):
+            if "push_token" in step:
+                configuration["taskPushNotificationConfig"]["token"] = step["push_token"]
+        for key, name in (("history_length", "historyLength"), ("return_immediately", "returnImmediately"),
+                          ("blocking", "blocking")):
             if key in step:
                 configuration[name] = step[key]
         if configuration:
