@@ -99,6 +99,7 @@ class StepPlayer:
         self.labels: dict[str, tuple[str, str | None]] = {}
         self.message_ids: dict[str, str] = {}
         self.heard_of_task = False
+        self.page_token: str | None = None  # the last ListTasks answer's nextPageToken
 
     @property
     def step(self) -> dict[str, Any]:
@@ -146,7 +147,8 @@ class StepPlayer:
             if step.get("context", "none") != "none":
                 params["contextId"] = self._context_id(step["context"])
             renamed = {"status": "status", "history_length": "historyLength", "include_artifacts": "includeArtifacts",
-                       "page_size": "pageSize", "page_token": "pageToken"}
+                       "page_size": "pageSize", "page_token": "pageToken",
+                       "status_timestamp_after": "statusTimestampAfter"}
         elif op == "push_config":
             params["taskId"] = step["task_id"] if "task_id" in step else self._task_ref(step.get("task", "current"))[0]
             renamed = {"id": "id", "url": "url", "token": "token", "page_size": "pageSize", "page_token": "pageToken"}
@@ -154,6 +156,10 @@ class StepPlayer:
             params["id"] = step["task_id"] if "task_id" in step else self._task_ref(step.get("task", "current"))[0]
             renamed = {"status": "status", "history_length": "historyLength", "include_artifacts": "includeArtifacts"}
         params.update({renamed[k]: step[k] for k in renamed if k in step})
+        if step.get("next_page"):
+            if self.page_token is None:
+                raise StepError("no page token: no ListTasks answer gave one yet")
+            params["pageToken"] = self.page_token
         return params
 
     def _send(self, step: dict[str, Any]) -> dict[str, Any]:
@@ -227,7 +233,10 @@ class StepPlayer:
         if self.step["op"] == "card":
             self.etag = header(answer.headers, "ETag")
         else:
-            self._hear(answer.body.get("result") if isinstance(answer.body, dict) else None)
+            result = answer.body.get("result") if isinstance(answer.body, dict) else None
+            self._hear(result)
+            if self.step["op"] == "list" and isinstance(result, dict) and isinstance(result.get("nextPageToken"), str):
+                self.page_token = result["nextPageToken"]
         self._next()
 
     def event(self, event: Any) -> bool:

@@ -137,5 +137,3 @@ def read(request: HttpRequest, methods: dict[str, str],
         return request_id, method, types.parse(methods[method], params)
     except types.ParseFailure as exc:
         raise Refused(request_id, A2AError("InvalidParamsError", data={"parseError": str(exc)})) from None
-    except types.Unmodelled as exc:
-        raise NotModelled(str(exc)) from None

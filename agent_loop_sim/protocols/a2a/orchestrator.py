@@ -84,6 +84,7 @@ class Orchestrator:
         self.etag: str | None = None
         self.task_labels: dict[str, tuple[str, str | None]] = {}
         self.message_ids: dict[str, str] = {}
+        self.page_token: str | None = None  # the last ListTasks answer's nextPageToken
         self._step: dict[str, Any] | None = None
         self._spoke_of_task = False
 
@@ -139,9 +140,13 @@ class Orchestrator:
                 params["contextId"] = self._context(step["context"])
             for key, name in (("status", "status"), ("history_length", "historyLength"),
                               ("include_artifacts", "includeArtifacts"), ("page_size", "pageSize"),
-                              ("page_token", "pageToken")):
+                              ("page_token", "pageToken"), ("status_timestamp_after", "statusTimestampAfter")):
                 if key in step:
                     params[name] = step[key]
+            if step.get("next_page"):
+                if self.page_token is None:
+                    raise self._error("no page token: no ListTasks answer gave one yet", "next_page")
+                params["pageToken"] = self.page_token
             return params
         if op == "push_config":
             params = {"taskId": self._task_id(step)}
@@ -236,7 +241,11 @@ class Orchestrator:
         if self._step is not None and self._step["op"] == "card":
             self.etag = header(response.headers, "ETag")
         else:
-            self._note(response.body.get("result") if isinstance(response.body, dict) else None)
+            result = response.body.get("result") if isinstance(response.body, dict) else None
+            self._note(result)
+            if self._step is not None and self._step["op"] == "list" and isinstance(result, dict) \
+                    and isinstance(result.get("nextPageToken"), str):
+                self.page_token = result["nextPageToken"]
         self._finish()
 
     def receive_event(self, event: Any) -> bool:

@@ -10,7 +10,7 @@ A session has ``steps``, played in order by the orchestrator (`orchestrator`)::
     {"op": "subscribe", "task": REF?}
     {"op": "extended_card"}
     {"op": "list", "context": CTX?, "status": STATE?, "history_length": N?, "include_artifacts": BOOL?,
-                   "page_size": N?, "page_token": TEXT?}
+                   "page_size": N?, "page_token": TEXT? | "next_page": true?, "status_timestamp_after": TEXT?}
     {"op": "push_config", "action": "create" | "get" | "list" | "delete", "task": REF?, "id": TEXT?,
                           "url": TEXT?, "token": TEXT?, "page_size": N?, "page_token": TEXT?}
 
@@ -25,7 +25,8 @@ request's ``request_metadata``, and the ``configuration``'s ``accepted_output_mo
 written, which the agent ignores). Ids the application chooses itself are literal:
 ``task_id``, ``context_id`` and ``message_id`` on a send (``"message_id": null``: a message
 without one), ``task_id`` on get, cancel, subscribe and push_config; ``list``'s ``status`` may
-be any name or number too.
+be any name or number too, and ``"next_page": true`` sends the page token of the last ListTasks
+answer (``page_token`` is sent as written).
 
 A ``raw`` step posts its body exactly as written among the other steps (as a raw session's
 posts, below); the task its answer speaks of becomes the current one.
@@ -92,7 +93,8 @@ STEP_FIELDS: dict[str, dict[str, Field]] = {
     "extended_card": dict(_REQUEST),
     "list": {**_REQUEST, "context": Field(str, required=False), "status": Field((str, int), required=False),
              "history_length": Field(int, required=False), "include_artifacts": Field(bool, required=False),
-             "page_size": Field(int, required=False), "page_token": Field(str, required=False)},
+             "page_size": Field(int, required=False), "page_token": Field(str, required=False),
+             "next_page": Field(bool, required=False), "status_timestamp_after": Field(str, required=False)},
     "push_config": {**_REQUEST, "action": Field(str, choices=PUSH_ACTIONS), "task": Field(str, required=False), **_TASK_ID,
                     "id": Field(str, required=False), "url": Field(str, required=False),
                     "token": Field(str, required=False), "page_size": Field(int, required=False),
@@ -196,6 +198,8 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
                 raise _fail(f"a step has {ref!r} or {literal!r}, not both", here + [literal])
         if "message_id" in step and "message" in step:
             raise _fail("a send has 'message' or 'message_id', not both", here + ["message_id"])
+        if "next_page" in step and "page_token" in step:
+            raise _fail("a list has 'page_token' or 'next_page', not both", here + ["next_page"])
         if "push_token" in step and "push_url" not in step:
             raise _fail("'push_token' is the token of the push config 'push_url' names", here + ["push_token"])
         if "method" in step and not step["method"]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from datetime import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -145,10 +146,6 @@ class ParseFailure(Exception):
     (``google.protobuf.json_format.ParseDict`` with ``ignore_unknown_fields``, as the SDK calls it)."""
 
 
-class Unmodelled(Exception):
-    """``params`` the engine does not read (a timestamp's text)."""
-
-
 class _PyError(Exception):
     """A ``TypeError``/``ValueError`` Python raises inside the parser: wrapped by every field it crosses."""
 
@@ -278,9 +275,46 @@ def _scalar(spec: FieldSpec, value: Any, path: str) -> Any:
         return _struct(value, path)
     if kind == VALUE:
         return _struct_value(value, path)
+    try:
+        return _timestamp_nanoseconds(value)
+    except ValueError as exc:  # (protobuf's ``_ConvertGenericMessage`` adds where)
+        raise ParseFailure(f"{exc} at {path}") from None
+
+
+def _timestamp_nanoseconds(value: Any) -> int:
+    """protobuf's ``Timestamp.FromJsonString``, as nanoseconds since the epoch (what the SDK's
+    store compares); its ``ValueError`` texts, Python's own where it lets Python's through."""
     if not isinstance(value, str):
-        raise ParseFailure(f"Timestamp JSON value not a string: {value!r} at {path}")
-    raise Unmodelled(f"{spec.name}: the engine does not read timestamps")
+        raise ValueError(f"Timestamp JSON value not a string: {value!r}")
+    offset = value.find("Z")
+    if offset == -1:
+        offset = value.find("+")
+    if offset == -1:
+        offset = value.rfind("-")
+    if offset == -1:
+        raise ValueError("Failed to parse timestamp: missing valid timezone offset.")
+    seconds_text, point, nano_text = value[:offset].partition(".")
+    if "t" in seconds_text:
+        raise ValueError(f"time data '{seconds_text}' does not match format '%Y-%m-%dT%H:%M:%S', "
+                         "lowercase 't' is not accepted")
+    moment = datetime.strptime(seconds_text, "%Y-%m-%dT%H:%M:%S") - datetime(1970, 1, 1)
+    seconds = moment.seconds + moment.days * 86400
+    if len(nano_text) > 9:
+        raise ValueError(f"Failed to parse Timestamp: nanos {nano_text} more than 9 fractional digits.")
+    nanos = round(float("0." + nano_text) * 1e9) if nano_text else 0
+    if value[offset] == "Z":
+        if len(value) != offset + 1:
+            raise ValueError(f"Failed to parse timestamp: invalid trailing data {value}.")
+    else:
+        zone = value[offset:]
+        colon = zone.find(":")
+        if colon == -1:
+            raise ValueError(f"Invalid timezone offset value: {zone}.")
+        shift = (int(zone[1:colon]) * 60 + int(zone[colon + 1:])) * 60
+        seconds += -shift if zone[0] == "+" else shift
+    if not -62135596800 <= seconds <= 253402300799:
+        raise ValueError(f"Timestamp is not valid: Seconds {seconds} must be in range [-62135596800, 253402300799].")
+    return seconds * 1_000_000_000 + nanos
 
 
 def _is_default(spec: FieldSpec, value: Any) -> bool:
