@@ -57,7 +57,8 @@ def _python_set(names: list[str]) -> str:
     if not names:
         return "set()"
     if len(names) > 1:
-        raise NotModelled("the SDK names several fields as a Python set, whose order depends on the hash seed")
+        raise NotModelled("the SDK names several fields as a Python set, whose order depends on the hash seed "
+                          "(finding a2a-envelope-field-sets)")
     return "{" + repr(names[0]) + "}"
 
 

@@ -122,7 +122,7 @@ class RequestHandler:
             raise A2AError("ExtendedAgentCardNotConfiguredError")
         if method in PUSH_METHODS:
             raise A2AError("PushNotificationNotSupportedError", "Push notifications are not supported by the agent")
-        raise NotModelled(method)
+        raise LookupError(f"{method}: every method the agent serves has a branch above")
 
     def _get_task(self, params: dict[str, Any]) -> dict[str, Any]:
         _check_history_length(params)
@@ -259,7 +259,8 @@ class RequestHandler:
         if params.get("status"):
             tasks = [t for t in tasks if t["status"]["state"] == params["status"]]
         if sum(1 for t in tasks if "timestamp" not in t["status"]) > 1:
-            raise NotModelled("ListTasks orders tasks without a timestamp by their random IDs")
+            raise NotModelled("ListTasks orders tasks without a timestamp by their random IDs "
+                              "(finding a2a-list-untimestamped-order)")
         tasks.sort(key=_sort_key, reverse=True)  # newest first; the ID breaks ties, as the store's key does
         total = len(tasks)
         start = _page_start(params["pageToken"], tasks) if params.get("pageToken") else 0
