@@ -10,7 +10,9 @@ A2A: every UUID, wherever it stands (inside strings too), becomes ``<id-N>`` in 
 appearance over the session; every timestamp becomes ``<time>``. Keys are kept in the order the
 SDK sent them, except below ``metadata`` and ``data`` (`UNORDERED`), where they are sorted: the
 SDK writes those from protobuf ``Struct``/``map`` values, whose order changes from one process
-to the next. A message's HTTP envelope (``http``, `agent_loop_sim.http_log`) is kept as it is.
+to the next. A ListTasks page token (a task's place: URL-safe base64 of ``{"ts", "id"}``)
+becomes ``<page after <id-N> <time>>`` where the answer gives it and where a request sends it
+back. A message's HTTP envelope (``http``, `agent_loop_sim.http_log`) is kept as it is.
 The A2A form, too, is made in the messages given (the engine's and the recorders' logs, theirs to drop).
 """
 from __future__ import annotations
