@@ -72,3 +72,34 @@ def test_the_comparison_fires_on_one_changed_word(sdk_app, monkeypatch):
     monkeypatch.setattr(types, "_PACKAGE", "a2a.v1.")
     body = ONCE_NOT_MODELLED["params an array naming an extension"]
     assert _post_a2a(body, sdk_app).json() != _post_a2a(body).json()
+
+
+def test_serve_a2a_pages_tasks_and_takes_its_token_back():
+    """ListTasks pages were "not modelled" (501): two tasks, a page of one, then the next page
+    from the answer's own token (the SDK's cursor: the last listed task's place)."""
+    import asyncio
+    import base64
+    from concurrent.futures import ThreadPoolExecutor
+
+    import httpx
+
+    from agent_loop_sim.serve.a2a_http import research_app
+    from test_hostile_input import A2A_HEADERS
+
+    async def session() -> list[dict]:
+        transport = httpx.ASGITransport(app=research_app())
+        async with httpx.AsyncClient(transport=transport, base_url="http://peer") as client:
+            async def post(method: str, params: dict) -> dict:
+                return (await client.post("/a2a", content=_request(method, params), headers=A2A_HEADERS)).json()
+            made = [await post("SendMessage", _message(messageId=f"m-{n}", parts=[{"text": "summarise the notes"}]))
+                    for n in (1, 2)]
+            first = await post("ListTasks", {"pageSize": 1})
+            second = await post("ListTasks", {"pageSize": 1, "pageToken": first["result"]["nextPageToken"]})
+            return [m["result"]["task"]["id"] for m in made], first["result"], second["result"]
+
+    with ThreadPoolExecutor(1) as worker:
+        made, first, second = worker.submit(asyncio.run, session()).result()
+    cursor = json.loads(base64.urlsafe_b64decode(first["nextPageToken"] + "=" * (-len(first["nextPageToken"]) % 4)))
+    assert cursor["id"] == made[1] and isinstance(cursor["ts"], int)  # newest first
+    assert [t["id"] for t in first["tasks"] + second["tasks"]] == [made[1], made[0]]
+    assert second["nextPageToken"] == "" and first["totalSize"] == second["totalSize"] == 2
