@@ -7,7 +7,10 @@ labelled task, with every context choice, single or multi-part, with a repeated 
 gets, cancels and subscriptions of the current, labelled or an unknown task; the extended
 card; task lists), texts for each branch of the research agent, ``A2A-Version`` headers
 (absent, accepted, refused, garbage), ``historyLength`` values, and method names of other
-steps, of protocol 0.3, and unknown ones. ``raw_sessions`` makes raw sessions: exact bodies
+steps, of protocol 0.3, and unknown ones; values a client may send beside those: roles and
+ListTasks statuses outside the enumerations, literal, repeated and missing message IDs, literal
+task and context IDs, ``blocking``, a push config's token, the last answer's page token,
+timestamp filters, and raw posts among the steps. ``raw_sessions`` makes raw sessions: exact bodies
 with every envelope fault the engine models, and odd headers. ``histogram`` counts what was
 drawn. Seeded: the same seed gives the same sessions.
 

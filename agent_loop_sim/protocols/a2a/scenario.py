@@ -64,7 +64,6 @@ from ...schema import Field, check_object, describe, tag_of
 SESSION_FIELDS = {"steps": Field(list, required=False), "mode": Field(str, required=False, choices=("jsonrpc", "raw")),
                   "posts": Field(list, required=False)}
 POST_FIELDS = {"body": Field(str), "headers": Field(list, required=False)}
-ROLES = ("ROLE_USER", "ROLE_AGENT", "ROLE_UNSPECIFIED")  # (the defined ones; a step may send others)
 PUSH_ACTIONS = ("create", "get", "list", "delete")
 
 TASK_WORDS = ("new", "current", "unknown")
