@@ -10,11 +10,16 @@ A2A: every UUID, wherever it stands (inside strings too), becomes ``<id-N>`` in 
 appearance over the session; every timestamp becomes ``<time>``. Keys are kept in the order the
 SDK sent them, except below ``metadata`` and ``data`` (`UNORDERED`), where they are sorted: the
 SDK writes those from protobuf ``Struct``/``map`` values, whose order changes from one process
-to the next. A message's HTTP envelope (``http``, `agent_loop_sim.http_log`) is kept as it is.
+to the next. A ListTasks page token (a task's place: URL-safe base64 of ``{"ts", "id"}``)
+becomes ``<page after <id-N> <time>>`` where the answer gives it and where a request sends it
+back. A message's HTTP envelope (``http``, `agent_loop_sim.http_log`) is kept as it is.
 The A2A form, too, is made in the messages given (the engine's and the recorders' logs, theirs to drop).
 """
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import re
 from typing import Any
 
@@ -197,6 +202,8 @@ def normalise_a2a(messages: list[Message]) -> list[Message]:
 
     for m in messages:  # (in place: see `a2a_form`)
         m.json = a2a_form(m.json)
+        if type(m.json) is dict:
+            _page_tokens(m.json, forms)
     return messages
 
 
@@ -217,3 +224,30 @@ def normalise_mcp_http(messages: list[Message]) -> list[Message]:
                 m.http["headers"] = [[name, issued.get(value, value) if name == "Mcp-Session-Id" else value]
                                      for name, value in m.http["headers"]]
     return messages
+
+
+def _page_tokens(message: dict[str, Any], forms: _Forms) -> None:
+    """A ListTasks page token names a task and its status timestamp (URL-safe base64 of
+    ``{"ts", "id"}``): random, so it becomes ``<page after <id-N> <time>>`` (the ID named as
+    everywhere else), in the answer that gives it and in the request that sends it back."""
+    for outer, key in (("result", "nextPageToken"), ("params", "pageToken")):
+        holder = message.get(outer)
+        if type(holder) is dict and type(holder.get(key)) is str:
+            cursor = _cursor(holder[key])
+            if cursor is not None:
+                stamp, task_id = cursor
+                holder[key] = f"<page after {forms[task_id]} {'<time>' if stamp is not None else 'null'}>"
+
+
+def _cursor(token: str) -> tuple[int | None, str] | None:
+    """(timestamp, task ID) of a cursor page token whose ID is a UUID, else None."""
+    try:
+        data = json.loads(base64.urlsafe_b64decode((token + "=" * (-len(token) % 4)).encode()))
+    except (binascii.Error, ValueError):
+        return None
+    if type(data) is not dict or data.keys() != {"ts", "id"} or type(data["id"]) is not str:
+        return None
+    stamp = data["ts"]
+    if not (stamp is None or type(stamp) is int) or not UUID.fullmatch(data["id"]):
+        return None
+    return stamp, data["id"]

@@ -99,6 +99,7 @@ class StepPlayer:
         self.labels: dict[str, tuple[str, str | None]] = {}
         self.message_ids: dict[str, str] = {}
         self.heard_of_task = False
+        self.page_token: str | None = None  # the last ListTasks answer's nextPageToken
 
     @property
     def step(self) -> dict[str, Any]:
@@ -110,6 +111,9 @@ class StepPlayer:
         step, self.heard_of_task = self.step, False
         if step["op"] == "card":
             return self._card(step)
+        if step["op"] == "raw":  # posted exactly as written, among the other steps
+            headers = [(k, v) for k, v in step["headers"]] if "headers" in step else list(RAW_HEADERS)
+            return Call("POST", self.rpc_url, headers, raw=step["body"])
         method = step.get("method") or _method(step)
         rpc_id = next(self.rpc_ids)
         body: dict[str, Any] = {"jsonrpc": "2.0", "id": step.get("jsonrpc_id", rpc_id), "method": method}
@@ -143,24 +147,33 @@ class StepPlayer:
             if step.get("context", "none") != "none":
                 params["contextId"] = self._context_id(step["context"])
             renamed = {"status": "status", "history_length": "historyLength", "include_artifacts": "includeArtifacts",
-                       "page_size": "pageSize", "page_token": "pageToken"}
+                       "page_size": "pageSize", "page_token": "pageToken",
+                       "status_timestamp_after": "statusTimestampAfter"}
         elif op == "push_config":
-            params["taskId"] = self._task_ref(step.get("task", "current"))[0]
+            params["taskId"] = step["task_id"] if "task_id" in step else self._task_ref(step.get("task", "current"))[0]
             renamed = {"id": "id", "url": "url", "token": "token", "page_size": "pageSize", "page_token": "pageToken"}
         else:
-            params["id"] = self._task_ref(step.get("task", "current"))[0]
+            params["id"] = step["task_id"] if "task_id" in step else self._task_ref(step.get("task", "current"))[0]
             renamed = {"status": "status", "history_length": "historyLength", "include_artifacts": "includeArtifacts"}
         params.update({renamed[k]: step[k] for k in renamed if k in step})
+        if step.get("next_page"):
+            if self.page_token is None:
+                raise StepError("no page token: no ListTasks answer gave one yet")
+            params["pageToken"] = self.page_token
         return params
 
     def _send(self, step: dict[str, Any]) -> dict[str, Any]:
         label = step.get("message")
-        if label is None:
+        if "message_id" in step:
+            message_id = step["message_id"]  # the application's own (None: no messageId at all)
+        elif label is None:
             message_id = str(uuid.uuid4())
         else:
             message_id = self.message_ids.setdefault(label, str(uuid.uuid4()))
         message: dict[str, Any] = {"messageId": message_id, "role": step.get("role", "ROLE_USER"),
                                    "parts": [{"text": step["text"]}] if "text" in step else copy.deepcopy(step["parts"])}
+        if message_id is None:
+            del message["messageId"]
         for key in ("metadata", "extensions"):
             if key in step:
                 message[key] = copy.deepcopy(step[key])
@@ -168,7 +181,10 @@ class StepPlayer:
             message["referenceTaskIds"] = [self._task_ref(ref)[0] for ref in step["reference_tasks"]]
         ref = step.get("task", "new")
         task_id, context = (None, None) if ref == "new" else self._task_ref(ref)
-        if "context" in step:
+        task_id = step.get("task_id", task_id)
+        if "context_id" in step:
+            context = step["context_id"]
+        elif "context" in step:
             context = None if step["context"] == "none" else self._context_id(step["context"])
         if task_id is not None:
             message["taskId"] = task_id
@@ -180,7 +196,10 @@ class StepPlayer:
             configuration["acceptedOutputModes"] = list(step["accepted_output_modes"])
         if "push_url" in step:
             configuration["taskPushNotificationConfig"] = {"url": step["push_url"]}
-        for key, name in (("history_length", "historyLength"), ("return_immediately", "returnImmediately")):
+            if "push_token" in step:
+                configuration["taskPushNotificationConfig"]["token"] = step["push_token"]
+        for key, name in (("history_length", "historyLength"), ("return_immediately", "returnImmediately"),
+                          ("blocking", "blocking")):
             if key in step:
                 configuration[name] = step[key]
         if configuration:
@@ -214,7 +233,10 @@ class StepPlayer:
         if self.step["op"] == "card":
             self.etag = header(answer.headers, "ETag")
         else:
-            self._hear(answer.body.get("result") if isinstance(answer.body, dict) else None)
+            result = answer.body.get("result") if isinstance(answer.body, dict) else None
+            self._hear(result)
+            if self.step["op"] == "list" and isinstance(result, dict) and isinstance(result.get("nextPageToken"), str):
+                self.page_token = result["nextPageToken"]
         self._next()
 
     def event(self, event: Any) -> bool:

@@ -97,7 +97,9 @@ def executor_class() -> type:
 
 
 class GuardedExecutor(AgentExecutor):
-    """Passes every call on, and remembers what the agent raised (the SDK would swallow it)."""
+    """Passes every call on, and remembers what the agent raised (the SDK would swallow it) but a
+    ``ValueError``: the SDK's helpers raise that for a message the agent cannot read (an empty
+    text part, a part that is not text), a crash the recordings show on purpose."""
 
     def __init__(self, inner: AgentExecutor) -> None:
         self.inner = inner
@@ -107,7 +109,8 @@ class GuardedExecutor(AgentExecutor):
         try:
             await call
         except Exception as exc:
-            self.raised = self.raised or exc
+            if type(exc) is not ValueError:
+                self.raised = self.raised or exc
             raise
 
     async def execute(self, context: RequestContext, event_queue) -> None:  # noqa: ANN001

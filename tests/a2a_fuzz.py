@@ -7,7 +7,10 @@ labelled task, with every context choice, single or multi-part, with a repeated 
 gets, cancels and subscriptions of the current, labelled or an unknown task; the extended
 card; task lists), texts for each branch of the research agent, ``A2A-Version`` headers
 (absent, accepted, refused, garbage), ``historyLength`` values, and method names of other
-steps, of protocol 0.3, and unknown ones. ``raw_sessions`` makes raw sessions: exact bodies
+steps, of protocol 0.3, and unknown ones; values a client may send beside those: roles and
+ListTasks statuses outside the enumerations, literal, repeated and missing message IDs, literal
+task and context IDs, ``blocking``, a push config's token, the last answer's page token,
+timestamp filters, and raw posts among the steps. ``raw_sessions`` makes raw sessions: exact bodies
 with every envelope fault the engine models, and odd headers. ``histogram`` counts what was
 drawn. Seeded: the same seed gives the same sessions.
 
@@ -22,10 +25,11 @@ Left out, because the SDK itself is not deterministic there (or the engine refus
 - ListTasks over more than one task without a status timestamp: the SDK orders those by
   their random IDs. No send here leaves a task without a timestamp (every branch of the
   research agent stamps its status), so ``list`` is generated freely.
-- A page token that places a page: it holds a timestamp and a random ID (the SDK's own
-  ``nextPageToken``), so only tokens that place none are drawn, and no page size smaller
-  than the tasks the session may hold (the answer would carry such a token).
+- A page token written by hand that places a page: it holds a timestamp, compared with the
+  wall clock (finding a2a-list-wall-clock); the answer's own token is sent back (``next_page``).
 - Two or more unknown envelope members in a raw body (see ``raw_sessions``).
+- Two messages the agent crashes on (an empty text) before a ListTasks: with a2a-sdk 1.2.2 both
+  failed tasks lack a timestamp (finding a2a-agent-crash), so no step sends an empty text.
 - A subscription that the agent would keep open with nothing for the orchestrator to wait
   for: it cannot happen with this agent (a task that can be subscribed to is parked, and the
   orchestrator closes the stream after its first event).
@@ -67,6 +71,28 @@ ODD_VALUES = [10**20, 2**53 + 1, -0.0, 1e-7, 1.0, 1e21, -5, "résumé ✓ 🎉",
               0.1 + 0.2, 2**63, 123456789012345678]
 STATES = ["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_COMPLETED", "TASK_STATE_AUTH_REQUIRED", "TASK_STATE_REJECTED",
           "TASK_STATE_CANCELED", "TASK_STATE_WORKING", "TASK_STATE_SUBMITTED", "TASK_STATE_FAILED"]
+#: Values outside the enumerations: names protobuf does not define (dropped, so the field is
+#: unset), numbers it does not define (kept: proto3 enums are open), a number as a string.
+DEFINED_ROLES = ("ROLE_USER", "ROLE_AGENT", "ROLE_UNSPECIFIED")
+ODD_ROLES = ["ROLE_BOSS", 7, "1", 2, "", -1]
+ODD_STATES = ["TASK_STATE_BOGUS", 42, 3, "6", ""]
+#: Ids the application chooses: one that repeats across steps, empty, absent (None).
+MESSAGE_IDS = ["msg-app-1", "msg-app-1", "msg-app-2", "", None]
+CONTEXT_IDS = ["ctx-app", "ctx-app", ""]
+TASK_IDS = ["task-nobody-made", ""]
+TIMESTAMPS = ["2000-01-01T00:00:00Z", "2999-12-31T23:59:59.999Z", "2000-01-01T00:00:00+01:00", "2000-01-01",
+              "2000-01-01T00:00:00", "2000-01-01t00:00:00Z", "2000-02-30T00:00:00Z", "2000-01-01T00:00:00.1234567890Z"]
+#: Raw posts among ordinary steps: wrong types, a batch, a send made by hand (its task becomes current).
+RAW_STEP_BODIES = [
+    '{"jsonrpc": "2.0", "id": 90, "method": "GetTask", "params": {"id": 7}}',
+    '{"jsonrpc": "2.0", "id": 91, "method": "SendMessage", "params": {"message": {"messageId": "raw-1", '
+    '"role": "ROLE_USER", "parts": "invalid"}}}',
+    '{"jsonrpc": "2.0", "id": 92, "method": "SendMessage", "params": {"message": {"messageId": "raw-2", '
+    '"role": "ROLE_USER", "parts": [{"text": 5}]}}}',
+    '{"jsonrpc": "2.0", "id": 93, "method": "ListTasks", "params": {"status": "TASK_STATE_BOGUS", "pageSize": "2"}}',
+    '[{"jsonrpc": "2.0", "id": 94, "method": "GetTask"}]',
+    '{"jsonrpc": "2.0", "id": 96, "method": "GetTask", "params": ["id"]}',
+]
 ETAG = "W/\"0c789eab44ebe1544de8bfee2d00e741a531c349c36d6412efdb06a89af89f4c\""
 IF_NONE_MATCH = [ETAG, "*", "", "W/\"stale\"", ETAG.removeprefix("W/"), "W/\"stale\", " + ETAG]
 
@@ -80,6 +106,7 @@ class _Generator:
         self.message_labels: list[str] = []
         self.fetched_card = False
         self.sends = 0  # the most tasks the session can hold
+        self.listed = False  # a ListTasks answer gave a page token (maybe empty)
 
     # -- pieces -------------------------------------------------------------------------------
 
@@ -177,7 +204,9 @@ class _Generator:
         if rng.random() < 0.2:
             step["history_length"] = rng.choice(HISTORY_LENGTHS)
         self.message_fields(step, task, text)
-        if rng.random() < 0.15:
+        if rng.random() < 0.1:
+            step["message_id"] = rng.choice(MESSAGE_IDS)
+        elif rng.random() < 0.15:
             if self.message_labels and rng.random() < 0.6:
                 step["message"] = rng.choice(self.message_labels)
             else:
@@ -185,7 +214,14 @@ class _Generator:
                 self.message_labels.append(label)
                 step["message"] = label
         first_text = step["text"] if "text" in step else "\n".join(p["text"] for p in step["parts"] if "text" in p)
-        others = any(key in step for key in ("role", "reference_tasks", "push_url", "accepted_output_modes"))
+        if task == "new" and rng.random() < 0.06:
+            step["task_id"] = rng.choice(TASK_IDS)
+        if "context" not in step and rng.random() < 0.08:
+            step["context_id"] = rng.choice(CONTEXT_IDS)
+        if rng.random() < 0.06:
+            step["blocking"] = rng.choice([False, True])
+        others = any(key in step for key in ("role", "reference_tasks", "push_url", "accepted_output_modes",
+                                             "message_id", "task_id", "context_id"))
         sure_task = (plain and has_parts and task == "new" and step.get("context") in (None, "none", "unknown")
                      and not others
                      and step.get("history_length", 0) >= 0 and "message" not in step
@@ -211,7 +247,7 @@ class _Generator:
             roles = ["ROLE_USER", "ROLE_UNSPECIFIED"]
             if task != "new" or text.startswith("hello"):
                 roles.append("ROLE_AGENT")
-            step["role"] = rng.choice(roles)
+            step["role"] = rng.choice(roles + [rng.choice(ODD_ROLES)])
         if rng.random() < 0.15:
             step["metadata"] = {"m": rng.choice(ODD_VALUES)}
         if rng.random() < 0.12:
@@ -224,6 +260,8 @@ class _Generator:
             step["accepted_output_modes"] = rng.choice([["text/plain"], ["image/png"], [], ["text/plain", "*/*"]])
         if rng.random() < 0.08:
             step["push_url"] = rng.choice(["https://orchestrator.example.com/push", ""])
+            if rng.random() < 0.5:
+                step["push_token"] = rng.choice(["secret-1", ""])
         if rng.random() < 0.1:
             step["return_immediately"] = rng.choice([True, False])
 
@@ -243,7 +281,9 @@ class _Generator:
         step: dict[str, Any] = {"op": op}
         self.request_fields(step, op)
         task = self.task_ref(op)
-        if task != "current" or self.rng.random() < 0.3:
+        if self.rng.random() < 0.08:
+            step["task_id"] = self.rng.choice(TASK_IDS)
+        elif task != "current" or self.rng.random() < 0.3:
             step["task"] = task
         if op == "get" and self.rng.random() < 0.35:
             step["history_length"] = self.rng.choice(HISTORY_LENGTHS)
@@ -256,17 +296,32 @@ class _Generator:
         if rng.random() < 0.3:
             step["context"] = rng.choice(["none", "unknown"] + (["last"] * 2 if self.has_context else []))
         if rng.random() < 0.3:
-            step["status"] = rng.choice(STATES)
+            step["status"] = rng.choice(STATES + [rng.choice(ODD_STATES)])
         if rng.random() < 0.3:
             step["history_length"] = rng.choice(HISTORY_LENGTHS)
+        if rng.random() < 0.12:
+            step["status_timestamp_after"] = rng.choice(TIMESTAMPS)
         if rng.random() < 0.3:
             step["include_artifacts"] = rng.choice([True, False])
         if rng.random() < 0.3:
-            # A page smaller than the tasks ends in a token that places the next one (left out).
-            step["page_size"] = rng.choice([n for n in (1, 5) if n >= self.sends] + [0, -1, 100, 101])
-        if rng.random() < 0.15:
-            # Tokens that place no page (a token that does holds a timestamp and a random ID).
+            step["page_size"] = rng.choice([1, 1, 2, 5, 0, -1, 100, 101])
+        if self.listed and rng.random() < 0.4:
+            step["next_page"] = True  # the last answer's token
+        elif rng.random() < 0.15:
+            # Tokens written by hand place no page (one that does holds a timestamp: see above).
             step["page_token"] = rng.choice(["next", "%%%", "/w", "", "bm8tc3VjaC10YXNr", "e30", "eyJ0cyI6MX0"])
+        answered = ("method" not in step and step.get("version", "1.0") in ACCEPTED
+                    and step.get("page_size", 1) in (1, 2, 5, 100) and step.get("history_length", 0) >= 0
+                    and step.get("status_timestamp_after", TIMESTAMPS[0]) in TIMESTAMPS[:3]
+                    and step.get("page_token", "") == "")
+        self.listed = self.listed or answered  # (an answer with a token, maybe empty, to send back)
+        return step
+
+    def raw(self) -> dict[str, Any]:
+        """A raw post among the steps; none of these leaves a task the steps after count on."""
+        step: dict[str, Any] = {"op": "raw", "body": self.rng.choice(RAW_STEP_BODIES)}
+        if self.rng.random() < 0.2:
+            step["headers"] = [["Content-Type", "application/json"]]
         return step
 
     def extended_card(self) -> dict[str, Any]:
@@ -287,6 +342,8 @@ class _Generator:
             return self.list()
         if r < 0.76:
             return self.push_config()
+        if r < 0.80:
+            return self.raw()
         return self.on_task(rng.choice(["get", "get", "cancel", "cancel", "subscribe"]))
 
 
@@ -305,6 +362,13 @@ def _laid_out(rng: random.Random) -> list[dict[str, Any]]:
         {"op": "list", "page_size": c([1, 5, 0, 101]), "status": c(STATES), "context": "last",
          "include_artifacts": c([True, False])},
         {"op": "list", "page_token": c(["next", "%%%", "bm8tc3VjaC10YXNr"])},
+        {"op": "send", "text": "summarise the meeting", "message_id": c(MESSAGE_IDS[:2]), "context_id": "ctx-app",
+         "blocking": False, "push_url": "https://o.example.com/push", "push_token": "secret-1"},
+        {"op": "send", "text": "hello", "role": c(ODD_ROLES), "message_id": "msg-app-1"},
+        {"op": "list", "page_size": 1, "status": c(ODD_STATES)},
+        {"op": "list", "page_size": 1, "next_page": True, "status_timestamp_after": c(TIMESTAMPS)},
+        {"op": "raw", "body": c(RAW_STEP_BODIES)},
+        {"op": "get", "task_id": c(TASK_IDS)}, {"op": "send", "text": "x", "task_id": c(TASK_IDS)},
         {"op": "push_config", "action": "create", "url": "https://o.example.com/push", "token": "t", "id": "c1"},
         {"op": "push_config", "action": "get", "id": c(["c1", ""])},
         {"op": "push_config", "action": "list", "page_size": c([0, 5])},
@@ -414,12 +478,21 @@ def histogram(sessions: list[dict[str, Any]]) -> dict[str, int]:
             bump(f"raw.{_raw_kind(post['body'])}")
             if "headers" in post:
                 bump("raw.headers")
+        literal_ids: set[Any] = set()
         for step in session.get("steps", []):
             op = step["op"] if step["op"] != "push_config" else f"push_config.{step['action']}"
             bump(op)
             for key in step:
                 if key not in ("op", "action"):
                     bump(f"{op}.{key}")
+            if "role" in step and step["role"] not in DEFINED_ROLES:
+                bump("role.outside_enum")
+            if "status" in step and step["status"] not in STATES:
+                bump("status.outside_enum")
+            if "message_id" in step:
+                bump("message_id.missing" if step["message_id"] is None else
+                     "message_id.repeated" if step["message_id"] in literal_ids else "message_id.literal")
+                literal_ids.add(step["message_id"])
     return dict(sorted(counts.items()))
 
 
@@ -428,4 +501,6 @@ EXPECTED = {"card", "send", "get", "cancel", "subscribe", "extended_card", "list
             "push_config.get", "push_config.list", "push_config.delete", "send.role", "send.metadata",
             "send.extensions", "send.reference_tasks", "send.request_metadata", "send.accepted_output_modes",
             "send.push_url", "send.return_immediately", "send.history_length", "send.stream", "send.context", "send.parts", "list.page_size", "list.page_token",
-            "list.status", "list.context", "list.include_artifacts"}
+            "list.status", "list.context", "list.include_artifacts", "list.next_page", "list.status_timestamp_after",
+            "raw", "raw.body", "send.message_id", "send.context_id", "send.task_id", "send.blocking",
+            "send.push_token", "get.task_id", "role.outside_enum", "status.outside_enum", "message_id.repeated"}

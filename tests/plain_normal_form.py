@@ -13,11 +13,15 @@ of the other side, or keeps its id. Nothing else changes (batch items are messag
 A2A: a timestamp string becomes ``<time>``; each UUID inside any string becomes ``<id-N>``,
 numbered by first appearance in the session (letters' case ignored); below a ``metadata`` or
 ``data`` member, every object's keys are sorted (and walked in that order); elsewhere they keep
-their order. The HTTP envelope and raw posts are not touched.
+their order. A ListTasks page token (``result.nextPageToken``, ``params.pageToken``) that is
+URL-safe base64 of ``{"ts", "id"}`` with a UUID id becomes ``<page after <id-N> <time>>``
+(``null`` for a null ts). The HTTP envelope and raw posts are not touched.
 """
 from __future__ import annotations
 
+import base64
 import copy
+import json
 import re
 from typing import Any
 
@@ -85,11 +89,27 @@ def a2a(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             return A_UUID.sub(name, value)
         return value
 
+    def page_token(token: Any) -> Any:
+        if not isinstance(token, str):
+            return token
+        try:
+            data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+        except ValueError:
+            return token
+        if not (isinstance(data, dict) and sorted(data) == ["id", "ts"] and isinstance(data["id"], str)
+                and A_UUID.fullmatch(data["id"]) and (data["ts"] is None or type(data["ts"]) is int)):
+            return token
+        return "<page after " + A_UUID.sub(name, data["id"]) + (" null>" if data["ts"] is None else " <time>>")
+
     result = []
     for m in messages:
         m = copy.deepcopy(m)
         if "json" in m:
             m["json"] = walk(m["json"], False)
+            for outer, key in (("result", "nextPageToken"), ("params", "pageToken")):
+                holder = m["json"].get(outer) if isinstance(m["json"], dict) else None
+                if isinstance(holder, dict) and key in holder:
+                    holder[key] = page_token(holder[key])
         result.append(m)
     return result
 

@@ -35,7 +35,7 @@ def test_the_generator_covers_every_step_kind():
     sessions = a2a_sessions(SEED * 2, 20) + a2a_sessions(SEED * 2 + 1, 20)
     steps = [step for session in sessions for step in session["steps"]]
     assert {step["op"] for step in steps} == {"card", "send", "get", "cancel", "subscribe", "extended_card", "list",
-                                              "push_config"}
+                                              "push_config", "raw"}
     assert any(step.get("stream") for step in steps) and any("parts" in step for step in steps)
     assert any(step.get("task") not in (None, "new", "current", "unknown") for step in steps)  # a label
     assert a2a_sessions(SEED, 5) == a2a_sessions(SEED, 5)

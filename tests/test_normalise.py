@@ -89,9 +89,24 @@ def _masked(value: Any, below_unordered: bool = False) -> Any:
     if isinstance(value, list):
         return [_masked(v, below_unordered) for v in value]
     if isinstance(value, str):
+        if value.startswith("<page after ") or _is_page_token(value):
+            return "<page>"
         return "<time>" if A_TIME.fullmatch(value) or value == "<time>" else \
             re.sub(r"<id-\d+>", "<id>", A_UUID.sub("<id>", value))
     return value
+
+
+def _is_page_token(value: str) -> bool:
+    """A ListTasks cursor (URL-safe base64 of {"ts", "id"}): the form names it by its task."""
+    import base64
+    import binascii
+    import json
+
+    try:
+        data = json.loads(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
+    except (binascii.Error, ValueError):
+        return False
+    return isinstance(data, dict) and data.keys() == {"ts", "id"}
 
 
 def _without_ids(value: Any) -> Any:
@@ -194,3 +209,18 @@ def test_keys_sorted_below_metadata_and_data_only_written_out():
     assert json.dumps(m.json) == json.dumps({
         "b": {"z": 1, "a": 2}, "metadata": {"a": {"b": 2, "y": 1}, "z": 1}, "data": [{"a": 2, "z": 1}],
         "error": {"data": [{"domain": "d", "metadata": {"c": 2, "k": 1}, "reason": "r"}]}})
+
+
+def test_a_page_token_is_named_by_its_task_where_given_and_where_sent_back():
+    import base64
+    import json
+
+    task = "0b5f7a52-3a1c-4e86-9a55-6a1a1f0e2b77"
+    token = base64.urlsafe_b64encode(json.dumps({"ts": 1765000000123456000, "id": task}).encode()).decode().rstrip("=")
+    messages = [Message("agent", "orchestrator", json={"result": {"tasks": [{"id": task}], "nextPageToken": token}}),
+                Message("orchestrator", "agent", json={"params": {"pageToken": token}}),
+                Message("orchestrator", "agent", json={"params": {"pageToken": "bm8tc3VjaC10YXNr"}})]
+    out = normalise_a2a(messages)
+    assert out[0].json["result"]["nextPageToken"] == "<page after <id-1> <time>>"
+    assert out[1].json["params"]["pageToken"] == "<page after <id-1> <time>>"
+    assert out[2].json["params"]["pageToken"] == "bm8tc3VjaC10YXNr"  # no cursor: kept as written

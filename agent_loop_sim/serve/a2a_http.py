@@ -11,8 +11,8 @@ not JSON is ``-32700`` with the decoder's message, one that is not UTF-8 ``-3260
 other than the card's and JSON-RPC's is ``404``, a wrong method ``405`` (with ``allow``), one of
 them with slashes after it ``307`` to it; streams carry sse-starlette's headers, and every
 answer Starlette's headers in Starlette's order. A request the model
-does not cover (a batch, a body that is no JSON-RPC object, ``returnImmediately``, a lone
-surrogate in a string...) gets ``501`` with one line saying what, and the process goes on.
+does not cover (an answer that would echo a lone surrogate, which the SDK itself fails to
+write) gets ``501`` with one line saying what, and the process goes on.
 
 Memory is bounded where the SDK leaves it to the deployment (a finding, and a deliberate
 departure): the SDK reads a body of any size and keeps every task until the process ends. Here a
@@ -36,7 +36,6 @@ from .listener import listen, run
 from ..errors import printable
 from ..jsonio import SURROGATE_ESCAPE
 from ..protocols.a2a import RESEARCH_AGENT, RESEARCH_CARD, Agent, HttpRequest, HttpResponse
-from ..protocols.a2a.agent import METHODS
 from ..protocols.a2a.card import WELL_KNOWN_PATH, AgentCard
 from ..protocols.a2a.script import Script
 from ..protocols.a2a.errors import JsonRpcError, error_response
@@ -152,9 +151,6 @@ class AgentApp:
             except (ValueError, RecursionError) as exc:  # not UTF-8, nested too deep for Python's parser,
                 # an integer of over 4300 digits: the SDK's catch-all makes each an internal error
                 return _json(error_response(None, JsonRpcError(INTERNAL_ERROR, str(exc))))
-            if surrogates and _params_read(parsed) and not _encodable(parsed["params"]):
-                return _not_modelled("a string in params holds a lone surrogate (\\ud800-\\udfff), which protobuf "
-                                     "refuses (the SDK's -32602 quotes protobuf's words)")
         try:
             response = self.agent.handle(HttpRequest(method, self.agent.card.base_url + path, headers, parsed))
         except Exception as exc:  # noqa: BLE001 - a gap in the model must not end the process
@@ -184,16 +180,6 @@ def _slash_redirect(scope: dict[str, Any], routes: dict[str, Any]) -> HttpRespon
     if scope.get("query_string"):
         url += "?" + scope["query_string"].decode("latin-1")
     return HttpResponse(307, [("Location", url)], None)
-
-
-def _params_read(parsed: Any) -> bool:
-    """Whether the SDK gets as far as reading this request's params into protobuf: one object,
-    JSON-RPC 2.0, a method the agent serves (a batch, another version or an unknown method, even
-    one holding a lone surrogate, is refused before; the model answers those as the SDK does)."""
-    if not isinstance(parsed, dict):
-        return False
-    method = parsed.get("method")
-    return parsed.get("jsonrpc") == "2.0" and isinstance(method, str) and method in METHODS and "params" in parsed
 
 
 def _encodable(value: Any) -> bool:

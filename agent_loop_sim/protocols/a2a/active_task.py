@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
+from ...jsonio import copy_json
 from . import states
-from .errors import A2AError
+from .errors import A2AError, JsonRpcError
 from .releases import FAILED_STATUS_STAMPED
 from .script import AgentCrash, Event, Turn
 from .task_manager import TaskManager
@@ -76,7 +77,18 @@ class ActiveTask:
         try:
             events = self.handler.script.execute(turn, self.handler.ids, self.handler.clock)
         except AgentCrash as exc:
-            raise NotModelled(f"the agent raises ({exc}); the engine does not model an agent crash") from None
+            if self.manager.get_task() is not None:
+                raise NotModelled(f"the agent raises ({exc}) on a follow-up to a stored task") from None
+            # The SDK stores the new task as failed, with the user's message (its status stamped
+            # from 1.3.0 on, `releases.FAILED_STATUS_STAMPED`), and re-raises what the executor
+            # raised: the dispatcher answers it as an internal error carrying the exception's
+            # text, never as a stream.
+            status: dict[str, Any] = {"state": states.FAILED}
+            if FAILED_STATUS_STAMPED in self.handler.rules:
+                status["timestamp"] = self.handler.clock.now()
+            self.handler.tasks[self.task_id] = {"id": self.task_id, "contextId": context_id, "status": status,
+                                                "history": [copy_json(message)]}
+            raise JsonRpcError(-32603, str(exc)) from None
         out: list[Delivery] = []
         self.message_to_save = message  # the "request started" marker
         for event in events + [None]:

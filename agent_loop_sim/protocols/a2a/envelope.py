@@ -23,7 +23,6 @@ A request without ``id`` (a notification) is answered like any other, with a nul
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from . import types
@@ -58,7 +57,8 @@ def _python_set(names: list[str]) -> str:
     if not names:
         return "set()"
     if len(names) > 1:
-        raise NotModelled("the SDK names several fields as a Python set, whose order depends on the hash seed")
+        raise NotModelled("the SDK names several fields as a Python set, whose order depends on the hash seed "
+                          "(finding a2a-envelope-field-sets)")
     return "{" + repr(names[0]) + "}"
 
 
@@ -80,19 +80,9 @@ def _check_object(item: dict[str, Any]) -> None:
         raise ValueError(_RESERVED)
     params = item.get("params")
     if params is not None and not isinstance(params, (list, dict)):
-        raise ValueError(f"Incorrect params {_python_str(params)}")
+        raise ValueError(f"Incorrect params {params}")  # (a string, number or boolean, as Python prints it)
     if item.get("id") is not None and not _is_id(item["id"]):
         raise ValueError("id should be string or integer")
-
-
-def _python_str(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, (int, float)):
-        return repr(value)
-    raise NotModelled("params of this type are printed as Python would")
 
 
 def decode(request: HttpRequest) -> Any:
@@ -141,37 +131,10 @@ def read(request: HttpRequest, methods: dict[str, str],
     if method not in methods:
         raise Refused(request_id, JsonRpcError(-32601, "Method not found"))
     params = body.get("params", {})
-    if isinstance(params, list):
-        params = _array_params(params, methods[method], request_id)
-    elif params is None:  # protobuf's ParseDict iterates the params as a mapping's names
+    if params is None:  # protobuf's ParseDict iterates the params as a mapping's names
         problem = f"'{type(params).__name__}' object is not iterable"
         raise Refused(request_id, A2AError("InvalidParamsError", data={"parseError": problem}))
-    if not isinstance(params, dict):
-        raise NotModelled("params that are neither an object nor an array")
-    try:
+    try:  # (an array is read as if its items were field names, as protobuf iterates it)
         return request_id, method, types.parse(methods[method], params)
     except types.ParseFailure as exc:
-        raise NotModelled(f"params protobuf would refuse ({exc})") from None
-
-
-_EXTENSION_NAME = re.compile(r"\[[a-zA-Z0-9\._]*\]$")
-
-
-def _array_params(params: list[Any], type_name: str, request_id: Any) -> dict[str, Any]:
-    """protobuf's ``ParseDict`` iterates an array as if it held field names: a string that names
-    no field is skipped; anything else that is not a string fails its regular-expression check."""
-    for item in params:
-        if isinstance(item, str):
-            if _names_field(type_name, item) or _EXTENSION_NAME.match(item):
-                raise NotModelled("params as an array naming a field")
-            continue
-        if isinstance(item, (list, dict)):
-            raise NotModelled("params as an array holding an array or object")
-        problem = f"expected string or bytes-like object, got '{type(item).__name__}'"
-        raise Refused(request_id, A2AError("InvalidParamsError",
-                                           data={"parseError": f"Failed to parse {item} field: {problem}."}))
-    return {}
-
-
-def _names_field(type_name: str, key: str) -> bool:
-    return any(key in (spec.json, spec.name) for spec in types.TYPES[type_name])
+        raise Refused(request_id, A2AError("InvalidParamsError", data={"parseError": str(exc)})) from None

@@ -24,6 +24,9 @@ from .http import HttpRequest, HttpResponse, header
 from .ids import IdSource
 from .version import SERVED
 
+#: The headers of a raw step that names none (as a raw session's posts, `raw`).
+DEFAULT_HEADERS = (("Content-Type", "application/json"), ("A2A-Version", SERVED))
+
 STEP_METHODS = {"get": "GetTask", "cancel": "CancelTask", "subscribe": "SubscribeToTask",
                 "extended_card": "GetExtendedAgentCard", "list": "ListTasks"}
 PUSH_METHODS = {"create": "CreateTaskPushNotificationConfig", "get": "GetTaskPushNotificationConfig",
@@ -81,6 +84,7 @@ class Orchestrator:
         self.etag: str | None = None
         self.task_labels: dict[str, tuple[str, str | None]] = {}
         self.message_ids: dict[str, str] = {}
+        self.page_token: str | None = None  # the last ListTasks answer's nextPageToken
         self._step: dict[str, Any] | None = None
         self._spoke_of_task = False
 
@@ -96,6 +100,9 @@ class Orchestrator:
         self._spoke_of_task = False
         if step["op"] == "card":
             return self._card_request(step)
+        if step["op"] == "raw":  # exactly as written (`raw.RawPoster`'s default headers)
+            headers = [tuple(h) for h in step["headers"]] if "headers" in step else list(DEFAULT_HEADERS)
+            return HttpRequest("POST", self.rpc_url, headers, raw=step["body"])  # type: ignore[arg-type]
         method = step.get("method") or _method(step)
         body: dict[str, Any] = {"jsonrpc": "2.0", "id": step.get("jsonrpc_id", self.next_rpc_id), "method": method}
         self.next_rpc_id += 1
@@ -123,7 +130,7 @@ class Orchestrator:
         if op == "send":
             return self._send_params(step)
         if op in ("get", "cancel", "subscribe"):
-            params: dict[str, Any] = {"id": self._task(step.get("task", "current"))[0]}
+            params: dict[str, Any] = {"id": self._task_id(step)}
             if "history_length" in step:
                 params["historyLength"] = step["history_length"]
             return params
@@ -133,12 +140,16 @@ class Orchestrator:
                 params["contextId"] = self._context(step["context"])
             for key, name in (("status", "status"), ("history_length", "historyLength"),
                               ("include_artifacts", "includeArtifacts"), ("page_size", "pageSize"),
-                              ("page_token", "pageToken")):
+                              ("page_token", "pageToken"), ("status_timestamp_after", "statusTimestampAfter")):
                 if key in step:
                     params[name] = step[key]
+            if step.get("next_page"):
+                if self.page_token is None:
+                    raise self._error("no page token: no ListTasks answer gave one yet", "next_page")
+                params["pageToken"] = self.page_token
             return params
         if op == "push_config":
-            params = {"taskId": self._task(step.get("task", "current"))[0]}
+            params = {"taskId": self._task_id(step)}
             for key, name in (("id", "id"), ("url", "url"), ("token", "token"), ("page_size", "pageSize"),
                               ("page_token", "pageToken")):
                 if key in step:
@@ -146,9 +157,14 @@ class Orchestrator:
             return params
         return None  # extended_card: no params at all
 
+    def _task_id(self, step: dict[str, Any]) -> str:
+        return step["task_id"] if "task_id" in step else self._task(step.get("task", "current"))[0]
+
     def _send_params(self, step: dict[str, Any]) -> dict[str, Any]:
         label = step.get("message")
-        if label is not None and label in self.message_ids:
+        if "message_id" in step:
+            message_id = step["message_id"]  # chosen by the application (None: the message has none)
+        elif label is not None and label in self.message_ids:
             message_id = self.message_ids[label]
         else:
             message_id = self.ids.new()
@@ -156,6 +172,8 @@ class Orchestrator:
                 self.message_ids[label] = message_id
         parts = [{"text": step["text"]}] if "text" in step else copy_json(step["parts"])
         message: dict[str, Any] = {"messageId": message_id, "role": step.get("role", "ROLE_USER"), "parts": parts}
+        if message_id is None:
+            del message["messageId"]
         for key, name in (("metadata", "metadata"), ("extensions", "extensions")):
             if key in step:
                 message[name] = copy_json(step[key])
@@ -163,7 +181,11 @@ class Orchestrator:
             message["referenceTaskIds"] = [self._task(ref)[0] for ref in step["reference_tasks"]]
         task_ref = step.get("task", "new")
         task_id, task_context = (None, None) if task_ref == "new" else self._task(task_ref)
-        if "context" in step:
+        if "task_id" in step:
+            task_id = step["task_id"]
+        if "context_id" in step:
+            context = step["context_id"]
+        elif "context" in step:
             context = None if step["context"] == "none" else self._context(step["context"])
         else:
             context = task_context
@@ -177,10 +199,14 @@ class Orchestrator:
             configuration["acceptedOutputModes"] = list(step["accepted_output_modes"])
         if "push_url" in step:
             configuration["taskPushNotificationConfig"] = {"url": step["push_url"]}
+            if "push_token" in step:
+                configuration["taskPushNotificationConfig"]["token"] = step["push_token"]
         if "history_length" in step:
             configuration["historyLength"] = step["history_length"]
         if "return_immediately" in step:
             configuration["returnImmediately"] = step["return_immediately"]
+        if "blocking" in step:
+            configuration["blocking"] = step["blocking"]
         if configuration:
             params["configuration"] = configuration
         if "request_metadata" in step:
@@ -215,7 +241,11 @@ class Orchestrator:
         if self._step is not None and self._step["op"] == "card":
             self.etag = header(response.headers, "ETag")
         else:
-            self._note(response.body.get("result") if isinstance(response.body, dict) else None)
+            result = response.body.get("result") if isinstance(response.body, dict) else None
+            self._note(result)
+            if self._step is not None and self._step["op"] == "list" and isinstance(result, dict) \
+                    and isinstance(result.get("nextPageToken"), str):
+                self.page_token = result["nextPageToken"]
         self._finish()
 
     def receive_event(self, event: Any) -> bool:

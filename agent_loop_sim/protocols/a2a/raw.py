@@ -10,10 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .http import HttpRequest, HttpResponse
-from .orchestrator import is_final_event
-from .version import SERVED
-
-DEFAULT_HEADERS = (("Content-Type", "application/json"), ("A2A-Version", SERVED))
+from .orchestrator import DEFAULT_HEADERS, is_final_event
 
 
 class RawPoster:

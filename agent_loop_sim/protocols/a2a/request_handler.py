@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from datetime import datetime, timezone
 from typing import Any, Iterator
 
 from . import states, types
@@ -121,7 +122,7 @@ class RequestHandler:
             raise A2AError("ExtendedAgentCardNotConfiguredError")
         if method in PUSH_METHODS:
             raise A2AError("PushNotificationNotSupportedError", "Push notifications are not supported by the agent")
-        raise NotModelled(method)
+        raise LookupError(f"{method}: every method the agent serves has a branch above")
 
     def _get_task(self, params: dict[str, Any]) -> dict[str, Any]:
         _check_history_length(params)
@@ -249,21 +250,24 @@ class RequestHandler:
                 raise A2AError("InvalidParamsError", "minimum page size is 1")
             if params["pageSize"] > MAX_PAGE_SIZE:
                 raise A2AError("InvalidParamsError", f"maximum page size is {MAX_PAGE_SIZE}")
-        if "statusTimestampAfter" in params:
-            raise NotModelled("ListTasks timestamp filters")
         tasks = [dict(t) for t in self.tasks.values()]  # (only their own members are dropped below)
+        if "statusTimestampAfter" in params:  # (read into nanoseconds: `types`)
+            after = params["statusTimestampAfter"]
+            tasks = [t for t in tasks if "timestamp" in t["status"] and _nanoseconds(t["status"]["timestamp"]) >= after]
         if params.get("contextId"):
             tasks = [t for t in tasks if t.get("contextId", "") == params["contextId"]]
         if params.get("status"):
             tasks = [t for t in tasks if t["status"]["state"] == params["status"]]
         if sum(1 for t in tasks if "timestamp" not in t["status"]) > 1:
-            raise NotModelled("ListTasks orders tasks without a timestamp by their random IDs")
-        tasks.sort(key=lambda t: ("timestamp" in t["status"], t["status"].get("timestamp", "")), reverse=True)
-        if params.get("pageToken"):
-            _refuse_page_token(params["pageToken"], tasks)
+            raise NotModelled("ListTasks orders tasks without a timestamp by their random IDs "
+                              "(finding a2a-list-untimestamped-order)")
+        tasks.sort(key=_sort_key, reverse=True)  # newest first; the ID breaks ties, as the store's key does
+        total = len(tasks)
+        start = _page_start(params["pageToken"], tasks) if params.get("pageToken") else 0
         page_size = params.get("pageSize") or DEFAULT_PAGE_SIZE
-        if len(tasks) > page_size:
-            raise NotModelled("ListTasks pages (the next page token holds a timestamp and a random ID)")
+        end = start + page_size
+        next_token = _cursor_token(tasks[end - 1]) if end < total else ""
+        tasks = tasks[start:end]
         listed = []
         for task in tasks:
             if not params.get("includeArtifacts"):
@@ -271,7 +275,7 @@ class RequestHandler:
             listed.append(types.with_every_field("Task", apply_history_length(task, params)))
             if not params.get("includeArtifacts"):
                 listed[-1].pop("artifacts", None)
-        return {"tasks": listed, "nextPageToken": "", "pageSize": page_size, "totalSize": len(tasks)}
+        return {"tasks": listed, "nextPageToken": next_token, "pageSize": page_size, "totalSize": total}
 
 
 def _require(type_name: str, params: dict[str, Any]) -> None:
@@ -292,23 +296,48 @@ def _eager(events: Iterator[Event]) -> Iterator[Event]:
     return rest()
 
 
-def _refuse_page_token(token: str, tasks: list[dict[str, Any]]) -> None:
-    """A page token the store cannot place, refused as the SDK's in-memory store refuses it.
+def _nanoseconds(timestamp: str) -> int:
+    """A timestamp as protobuf writes it (UTC, ``Z``, up to nine fractional digits) in nanoseconds."""
+    seconds, _, fraction = timestamp.rstrip("Z").partition(".")
+    moment = datetime.strptime(seconds, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=timezone.utc)
+    return int(moment.timestamp()) * 1_000_000_000 + int((fraction + "000000000")[:9])
 
-    A token is first read as a cursor (URL-safe base64 of ``{"ts", "id"}``), else as a legacy
-    token (standard base64 of the first task's ID). Tokens that do place a page hold a
-    timestamp and a random ID, so the engine does not play them."""
+
+def _sort_key(task: dict[str, Any]) -> tuple[bool, int, str]:
+    """The in-memory store's order: (has a timestamp, the timestamp, the ID), listed descending."""
+    stamp = task["status"].get("timestamp")
+    return (stamp is not None, _nanoseconds(stamp) if stamp is not None else 0, task["id"])
+
+
+def _cursor_token(task: dict[str, Any]) -> str:
+    """The next page's token: the last listed task's place, as URL-safe base64 of ``{"ts", "id"}``
+    without padding (random in the SDK's answer, so normalised as a task ID is: `normalise`)."""
+    has_stamp, stamp, task_id = _sort_key(task)
+    cursor = json.dumps({"ts": stamp if has_stamp else None, "id": task_id}, separators=(",", ":"))
+    return base64.urlsafe_b64encode(cursor.encode()).decode().rstrip("=")
+
+
+def _page_start(token: str, tasks: list[dict[str, Any]]) -> int:
+    """Where the page a token names starts, or the store's refusal of the token.
+
+    A token is first read as a cursor (URL-safe base64 of ``{"ts", "id"}``: the page starts after
+    that place), else as a legacy token (standard base64 of the page's first task ID)."""
     try:
         cursor = json.loads(base64.urlsafe_b64decode((token + "=" * (-len(token) % 4)).encode()))
     except (binascii.Error, ValueError):
         cursor = None
     if isinstance(cursor, dict) and cursor.keys() == {"ts", "id"}:
-        raise NotModelled("ListTasks cursor tokens (a timestamp and a task ID)")
+        stamp, task_id = cursor["ts"], cursor["id"]
+        if (stamp is None or (isinstance(stamp, int) and not isinstance(stamp, bool))) and isinstance(task_id, str) \
+                and task_id:
+            after = (stamp is not None, stamp or 0, task_id)
+            return next((i for i, task in enumerate(tasks) if _sort_key(task) < after), len(tasks))
     padded = token + "=" * (-len(token) % 4)
     try:
         first = base64.b64decode(padded.encode()).decode()
     except (binascii.Error, UnicodeDecodeError):
         raise A2AError("InvalidParamsError", "Token is not a valid base64-encoded cursor.") from None
-    if any(t["id"] == first for t in tasks):
-        raise NotModelled("ListTasks legacy tokens naming a listed task")
+    for i, task in enumerate(tasks):
+        if task["id"] == first:
+            return i
     raise A2AError("InvalidParamsError", f"Invalid page token: {token}")

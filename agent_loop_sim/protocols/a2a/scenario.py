@@ -10,14 +10,26 @@ A session has ``steps``, played in order by the orchestrator (`orchestrator`)::
     {"op": "subscribe", "task": REF?}
     {"op": "extended_card"}
     {"op": "list", "context": CTX?, "status": STATE?, "history_length": N?, "include_artifacts": BOOL?,
-                   "page_size": N?, "page_token": TEXT?}
+                   "page_size": N?, "page_token": TEXT? | "next_page": true?, "status_timestamp_after": TEXT?}
     {"op": "push_config", "action": "create" | "get" | "list" | "delete", "task": REF?, "id": TEXT?,
                           "url": TEXT?, "token": TEXT?, "page_size": N?, "page_token": TEXT?}
 
-A send may also set the message's ``role`` (``ROLE_USER`` by default), ``metadata``,
+    {"op": "raw", "body": TEXT, "headers": [[NAME, VALUE], ...]?}
+
+A send may also set the message's ``role`` (``ROLE_USER`` by default; any name or number, also
+one the protocol does not define), ``metadata``,
 ``extensions`` and ``reference_tasks`` (task references, sent as ``referenceTaskIds``), the
 request's ``request_metadata``, and the ``configuration``'s ``accepted_output_modes`` and
-``push_url`` (a push-notification config for the task) and ``return_immediately``.
+``push_url`` (a push-notification config for the task, with ``push_token`` its token) and
+``return_immediately``, and ``blocking`` (a 0.3 field the 1.0 types do not have: sent as
+written, which the agent ignores). Ids the application chooses itself are literal:
+``task_id``, ``context_id`` and ``message_id`` on a send (``"message_id": null``: a message
+without one), ``task_id`` on get, cancel, subscribe and push_config; ``list``'s ``status`` may
+be any name or number too, and ``"next_page": true`` sends the page token of the last ListTasks
+answer (``page_token`` is sent as written).
+
+A ``raw`` step posts its body exactly as written among the other steps (as a raw session's
+posts, below); the task its answer speaks of becomes the current one.
 
 A ``raw`` session (``"mode": "raw"``) has ``posts`` instead of steps: exact HTTP bodies posted to
 the agent's JSON-RPC URL, ``{"body": TEXT, "headers": [[NAME, VALUE], ...]?}`` (without
@@ -48,12 +60,10 @@ from typing import Any
 from ...errors import InputError
 from ...jsonio import check_embedded_json, json_path
 from ...schema import Field, check_object, describe, tag_of
-from .states import TASK_STATES
 
 SESSION_FIELDS = {"steps": Field(list, required=False), "mode": Field(str, required=False, choices=("jsonrpc", "raw")),
                   "posts": Field(list, required=False)}
 POST_FIELDS = {"body": Field(str), "headers": Field(list, required=False)}
-ROLES = ("ROLE_USER", "ROLE_AGENT", "ROLE_UNSPECIFIED")
 PUSH_ACTIONS = ("create", "get", "list", "delete")
 
 TASK_WORDS = ("new", "current", "unknown")
@@ -63,27 +73,32 @@ _HEADER_VALUE = re.compile(r"\A(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?\Z")
 
 _REQUEST = {"method": Field(str, required=False), "version": Field(str, required=False, nullable=True),
             "jsonrpc_id": Field((str, int, bool), required=False, nullable=True)}
+_TASK_ID = {"task_id": Field(str, required=False)}  # a literal task ID, in place of ``task``
 STEP_FIELDS: dict[str, dict[str, Field]] = {
     "card": {"revalidate": Field(bool, required=False), "if_none_match": Field(str, required=False)},
     "send": {**_REQUEST, "text": Field(str, required=False), "parts": Field(list, required=False),
              "stream": Field(bool, required=False), "task": Field(str, required=False),
              "context": Field(str, required=False), "as": Field(str, required=False),
              "message": Field(str, required=False), "history_length": Field(int, required=False),
-             "role": Field(str, required=False, choices=ROLES), "metadata": Field(dict, required=False),
+             "role": Field((str, int), required=False), "metadata": Field(dict, required=False),
              "extensions": Field(list, required=False), "reference_tasks": Field(list, required=False),
              "request_metadata": Field(dict, required=False), "accepted_output_modes": Field(list, required=False),
-             "push_url": Field(str, required=False), "return_immediately": Field(bool, required=False)},
-    "get": {**_REQUEST, "task": Field(str, required=False), "history_length": Field(int, required=False)},
-    "cancel": {**_REQUEST, "task": Field(str, required=False)},
-    "subscribe": {**_REQUEST, "task": Field(str, required=False)},
+             "push_url": Field(str, required=False), "return_immediately": Field(bool, required=False),
+             "push_token": Field(str, required=False), "blocking": Field(bool, required=False), **_TASK_ID,
+             "context_id": Field(str, required=False), "message_id": Field(str, required=False, nullable=True)},
+    "get": {**_REQUEST, "task": Field(str, required=False), "history_length": Field(int, required=False), **_TASK_ID},
+    "cancel": {**_REQUEST, "task": Field(str, required=False), **_TASK_ID},
+    "subscribe": {**_REQUEST, "task": Field(str, required=False), **_TASK_ID},
     "extended_card": dict(_REQUEST),
-    "list": {**_REQUEST, "context": Field(str, required=False), "status": Field(str, required=False, choices=TASK_STATES),
+    "list": {**_REQUEST, "context": Field(str, required=False), "status": Field((str, int), required=False),
              "history_length": Field(int, required=False), "include_artifacts": Field(bool, required=False),
-             "page_size": Field(int, required=False), "page_token": Field(str, required=False)},
-    "push_config": {**_REQUEST, "action": Field(str, choices=PUSH_ACTIONS), "task": Field(str, required=False),
+             "page_size": Field(int, required=False), "page_token": Field(str, required=False),
+             "next_page": Field(bool, required=False), "status_timestamp_after": Field(str, required=False)},
+    "push_config": {**_REQUEST, "action": Field(str, choices=PUSH_ACTIONS), "task": Field(str, required=False), **_TASK_ID,
                     "id": Field(str, required=False), "url": Field(str, required=False),
                     "token": Field(str, required=False), "page_size": Field(int, required=False),
                     "page_token": Field(str, required=False)},
+    "raw": {"body": Field(str), "headers": Field(list, required=False)},
 }
 
 PART_FIELDS = {
@@ -131,9 +146,6 @@ def check_parts(parts: list[Any], path: list[str | int], index: int | str = 0) -
         contents = [key for key in PART_CONTENT if key in part]
         if len(contents) > 1:
             raise _fail(f"a part has one content field, not {', '.join(contents)}", here)
-        if part.get("text") == "":
-            # The fixture agent cannot make a task of an empty text part (the SDK helper raises).
-            raise _fail("a text part cannot be empty", here + ["text"])
         if "raw" in part:
             try:
                 canonical = base64.b64encode(base64.b64decode(part["raw"], validate=True)).decode()
@@ -168,6 +180,27 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
             raise _fail(f"a step must be an object, got {describe(step)}", here)
         op = tag_of(step, "op", STEP_FIELDS, here)
         check_object(step, {"op": Field(str), **STEP_FIELDS[op]}, here, f"a {op!r} step")
+        if op == "raw":
+            _check_post(step, here)
+            continue
+        for key in ("role", "status"):
+            if isinstance(step.get(key), int):
+                Field(int).check(step[key], here + [key])
+                _check_int32(step[key], here + [key])
+            elif key in step:
+                _check_wire_value(step[key], here + [key])
+        for key in ("task_id", "context_id", "message_id", "push_token"):
+            if isinstance(step.get(key), str):
+                _check_wire_value(step[key], here + [key])
+        for literal, ref in (("task_id", "task"), ("context_id", "context")):
+            if literal in step and ref in step:
+                raise _fail(f"a step has {ref!r} or {literal!r}, not both", here + [literal])
+        if "message_id" in step and "message" in step:
+            raise _fail("a send has 'message' or 'message_id', not both", here + ["message_id"])
+        if "next_page" in step and "page_token" in step:
+            raise _fail("a list has 'page_token' or 'next_page', not both", here + ["next_page"])
+        if "push_token" in step and "push_url" not in step:
+            raise _fail("'push_token' is the token of the push config 'push_url' names", here + ["push_token"])
         if "method" in step and not step["method"]:
             raise _fail("a method name cannot be empty", here + ["method"])
         if isinstance(step.get("version"), str) and not _HEADER_VALUE.match(step["version"]):
@@ -206,8 +239,6 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
         if op == "send":
             if ("text" in step) == ("parts" in step):
                 raise _fail("a send has 'text' or 'parts' (exactly one)", here)
-            if step.get("text") == "":
-                raise _fail("the text cannot be empty", here + ["text"])
             if "text" in step:
                 _check_wire_value(step["text"], here + ["text"])
             if "parts" in step:
@@ -229,8 +260,13 @@ def _validate_raw(raw: dict[str, Any], path: list[str | int]) -> None:
     for i, post in enumerate(posts):
         here = path + ["posts", i]
         check_object(post, POST_FIELDS, here, "a post")
-        check_embedded_json(post["body"], here + ["body"])
-        for j, pair in enumerate(post.get("headers", [])):
-            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
-                    and all(_HEADER_VALUE.match(x) and x for x in pair)):
-                raise _fail("a header is [NAME, VALUE], printable ASCII", here + ["headers", j])
+        _check_post(post, here)
+
+
+def _check_post(post: dict[str, Any], here: list[str | int]) -> None:
+    """A raw post's body and headers (a raw session's post, or a raw step)."""
+    check_embedded_json(post["body"], here + ["body"])
+    for j, pair in enumerate(post.get("headers", [])):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
+                and all(_HEADER_VALUE.match(x) and x for x in pair)):
+            raise _fail("a header is [NAME, VALUE], printable ASCII", here + ["headers", j])

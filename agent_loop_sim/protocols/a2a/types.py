@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
+from datetime import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -140,95 +142,258 @@ _BY_KEY: dict[str, dict[str, FieldSpec]] = {name: {s.json: s for s in specs} | {
 
 
 class ParseFailure(Exception):
-    """``params`` that protobuf's JSON parser would refuse (the engine does not model its wording)."""
+    """``params`` that protobuf's JSON parser refuses; ``str()`` is the parser's own message
+    (``google.protobuf.json_format.ParseDict`` with ``ignore_unknown_fields``, as the SDK calls it)."""
 
 
-def _struct_value(value: Any) -> Any:
-    # google.protobuf.Value holds every number as a double.
-    if isinstance(value, bool) or value is None or isinstance(value, str):
+class _PyError(Exception):
+    """A ``TypeError``/``ValueError`` Python raises inside the parser: wrapped by every field it crosses."""
+
+
+class _Bare(Exception):
+    """An ``OverflowError``: no handler of the parser catches it, so the SDK prints it as it is."""
+
+
+_PACKAGE = "lf.a2a.v1."
+_EXTENSION_NAME = re.compile(r"\[[a-zA-Z0-9\._]*\]$")
+_UNPAIRED_SURROGATE = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
+#: What upb's name lookup leaks when the name holds a lone surrogate (it cannot encode it as UTF-8).
+_LOOKUP_LEAK = "<method 'get' of 'google._upb._message._ByNameMap' objects> returned a result with an exception set"
+_SKIP = object()  # an enum name protobuf does not define: ``ignore_unknown_fields`` leaves the field unset
+
+
+def _type_name(value: Any) -> str:
+    return type(value).__name__
+
+
+def _struct_value(value: Any, path: str) -> Any:
+    # google.protobuf.Value holds every number as a double, and a string as UTF-8.
+    if isinstance(value, str):
+        _utf8(value)
+        return value
+    if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, (int, float)):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError as exc:
+            raise _Bare(str(exc)) from None
     if isinstance(value, list):
-        return [_struct_value(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _struct_value(v) for k, v in value.items()}
-    raise ParseFailure(f"not a JSON value: {value!r}")
+        return [_struct_value(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    return _struct(value, path)
 
 
-def _scalar(spec: FieldSpec, value: Any) -> Any:
+def _utf8(text: str) -> None:
+    if _UNPAIRED_SURROGATE.search(text):
+        try:
+            text.encode()
+        except UnicodeEncodeError as exc:
+            raise _PyError(str(exc)) from None
+
+
+def _struct(value: Any, path: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ParseFailure(f"Struct must be in a dict which is {value} at {path}")
+    out = {}
+    for k, v in value.items():
+        _utf8(k)
+        out[k] = _struct_value(v, f"{path}.{k}")
+    return out
+
+
+def _integer(value: Any, path: str) -> int:
+    """protobuf's ``_ConvertInteger``, then the range an int32 field takes."""
+    if isinstance(value, float) and not value.is_integer():
+        raise ParseFailure(f"Couldn't parse integer: {value} at {path}")
+    if isinstance(value, str) and " " in value:
+        raise ParseFailure(f'Couldn\'t parse integer: "{value}" at {path}')
+    if isinstance(value, bool):
+        raise ParseFailure(f"Bool value {value} is not acceptable for integer field at {path}")
+    if isinstance(value, (list, dict)) or value is None:
+        raise _PyError(f"int() argument must be a string, a bytes-like object or a real number, not '{_type_name(value)}'")
+    try:
+        number = int(value)
+    except ValueError:
+        try:
+            f = float(value)
+        except ValueError:
+            raise _PyError(f"invalid literal for int() with base 10: {value!r}") from None
+        if not f.is_integer():
+            raise ParseFailure(f'Couldn\'t parse non-integer string: "{value}" at {path}') from None
+        number = int(f)
+    if not -2**31 <= number < 2**31:
+        raise _PyError(f"Value out of range: {number}")
+    return number
+
+
+def _enum(names: tuple[str, ...], value: Any) -> Any:
+    """A name, a number (an undefined one is kept: proto3 enums are open), or `_SKIP`."""
+    if isinstance(value, (list, dict)):
+        raise _PyError(f"unhashable type: '{_type_name(value)}'")
+    if isinstance(value, str) and value in names:
+        return value
+    if isinstance(value, str) and _UNPAIRED_SURROGATE.search(value):
+        raise _Bare(_LOOKUP_LEAK)
+    try:
+        number = int(value)
+    except ValueError:
+        return _SKIP
+    except OverflowError as exc:
+        raise _Bare(str(exc)) from None
+    if not -2**31 <= number < 2**31:
+        raise _PyError(f"Value out of range: {number}")
+    return names[number] if 0 <= number < len(names) else number
+
+
+def _scalar(spec: FieldSpec, value: Any, path: str) -> Any:
     kind = spec.kind
     if kind == STRING:
         if not isinstance(value, str):
-            raise ParseFailure(f"{spec.name}: expected a string")
+            raise _PyError(f"expected string or bytes-like object, got '{_type_name(value)}'")
+        if _UNPAIRED_SURROGATE.search(value):
+            raise ParseFailure(f"Unpaired surrogate at {path}")
         return value
     if spec.inner is not None:  # (before the other kinds: messages are the next most common)
-        if not isinstance(value, dict):
-            raise ParseFailure(f"{spec.name}: expected an object")
-        return parse(spec.inner, value)
+        return _parse(spec.inner, value, path)
     names = spec.enum
     if names is not None:  # (then enums: a message's role)
-        if isinstance(value, str) and value in names:
-            return value
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
-            return names[value]
-        raise ParseFailure(f"{spec.name}: not a {kind[5:]}")
+        return _enum(names, value)
     if kind == INT32:
-        if isinstance(value, bool) or not isinstance(value, int) or not -2**31 <= value < 2**31:
-            raise ParseFailure(f"{spec.name}: expected a 32-bit integer")
-        return value
+        return _integer(value, path)
     if kind == BOOL:
         if not isinstance(value, bool):
-            raise ParseFailure(f"{spec.name}: expected true or false")
+            raise ParseFailure(f"Expected true or false without quotes at {path}")
         return value
     if kind == BYTES:
-        if not isinstance(value, str):
-            raise ParseFailure(f"{spec.name}: expected base64")
         try:
-            raw = base64.urlsafe_b64decode(value.encode() + b"=" * (-len(value) % 4))
-        except (binascii.Error, ValueError):
-            raise ParseFailure(f"{spec.name}: not base64") from None
+            encoded = value.encode() if isinstance(value, str) else value  # (protobuf pads with 1 to 4 "=" and decodes leniently; what it raises, Python raises here)
+            raw = base64.urlsafe_b64decode(encoded + b"=" * (4 - len(encoded) % 4))  # type: ignore[operator]
+        except (ValueError, TypeError) as exc:
+            raise _PyError(str(exc)) from None
         return base64.b64encode(raw).decode()
     if kind == STRUCT:
-        if not isinstance(value, dict):
-            raise ParseFailure(f"{spec.name}: expected an object")
-        return _struct_value(value)
+        return _struct(value, path)
     if kind == VALUE:
-        return _struct_value(value)
-    raise ParseFailure(f"{spec.name}: the engine does not model {kind} fields")
+        return _struct_value(value, path)
+    try:
+        return _timestamp_nanoseconds(value)
+    except ValueError as exc:  # (protobuf's ``_ConvertGenericMessage`` adds where)
+        raise ParseFailure(f"{exc} at {path}") from None
+
+
+def _timestamp_nanoseconds(value: Any) -> int:
+    """protobuf's ``Timestamp.FromJsonString``, as nanoseconds since the epoch (what the SDK's
+    store compares); its ``ValueError`` texts, Python's own where it lets Python's through."""
+    if not isinstance(value, str):
+        raise ValueError(f"Timestamp JSON value not a string: {value!r}")
+    offset = value.find("Z")
+    if offset == -1:
+        offset = value.find("+")
+    if offset == -1:
+        offset = value.rfind("-")
+    if offset == -1:
+        raise ValueError("Failed to parse timestamp: missing valid timezone offset.")
+    seconds_text, point, nano_text = value[:offset].partition(".")
+    if "t" in seconds_text:
+        raise ValueError(f"time data '{seconds_text}' does not match format '%Y-%m-%dT%H:%M:%S', "
+                         "lowercase 't' is not accepted")
+    moment = datetime.strptime(seconds_text, "%Y-%m-%dT%H:%M:%S") - datetime(1970, 1, 1)
+    seconds = moment.seconds + moment.days * 86400
+    if len(nano_text) > 9:
+        raise ValueError(f"Failed to parse Timestamp: nanos {nano_text} more than 9 fractional digits.")
+    nanos = round(float("0." + nano_text) * 1e9) if nano_text else 0
+    if value[offset] == "Z":
+        if len(value) != offset + 1:
+            raise ValueError(f"Failed to parse timestamp: invalid trailing data {value}.")
+    else:
+        zone = value[offset:]
+        colon = zone.find(":")
+        if colon == -1:
+            raise ValueError(f"Invalid timezone offset value: {zone}.")
+        shift = (int(zone[1:colon]) * 60 + int(zone[colon + 1:])) * 60
+        seconds += -shift if zone[0] == "+" else shift
+    if not -62135596800 <= seconds <= 253402300799:
+        raise ValueError(f"Timestamp is not valid: Seconds {seconds} must be in range [-62135596800, 253402300799].")
+    return seconds * 1_000_000_000 + nanos
 
 
 def _is_default(spec: FieldSpec, value: Any) -> bool:
     return spec.default == value
 
 
-def parse(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
-    """``obj`` read into ``type_name`` and written back as JSON, the way the SDK round-trips it."""
+def _wrapped(spec: FieldSpec) -> bool:
+    """Whether the parser names the field in its error: not for a oneof's member, nor for a proto3
+    ``optional`` scalar (a oneof of its own to protobuf)."""
+    return not spec.oneof and not (spec.presence and spec.inner is None and spec.kind not in (STRUCT, TIMESTAMP))
+
+
+def parse(type_name: str, obj: Any, path: str | None = None) -> dict[str, Any]:
+    """``obj`` read into ``type_name`` and written back as JSON, the way the SDK round-trips it;
+    `ParseFailure` with protobuf's message where its parser refuses ``obj``."""
+    try:
+        return _parse(type_name, obj, path or type_name)
+    except (_PyError, _Bare) as exc:  # (raised outside any field: not iterable at all)
+        raise ParseFailure(str(exc)) from None
+
+
+def _parse(type_name: str, obj: Any, path: str) -> dict[str, Any]:
     specs = TYPES[type_name]
     by_key = _BY_KEY[type_name]
     values: dict[str, Any] = {}
-    oneofs: dict[str, str] | None = None  # (made for the first member of a oneof met)
-    for key, value in obj.items():
-        spec = by_key.get(key)
-        if spec is None:
-            continue  # unknown fields are ignored
-        if value is None and spec.kind != VALUE:
-            values.pop(spec.json, None)
-            continue
-        if spec.oneof:
-            if oneofs is None:
-                oneofs = {}
-            elif spec.oneof in oneofs and oneofs[spec.oneof] != spec.json:
-                raise ParseFailure(f"more than one field of oneof {spec.oneof!r}")
-            oneofs[spec.oneof] = spec.json
-        if spec.repeated:
-            if not isinstance(value, list):
-                raise ParseFailure(f"{spec.name}: expected a list")
-            values[spec.json] = [_scalar(spec, v) for v in value]
-        elif spec.kind == STRING and type(value) is str:  # most fields: `_scalar` keeps the string as it is
-            values[spec.json] = value
-        else:
-            values[spec.json] = _scalar(spec, value)
+    if isinstance(obj, (int, float)) or obj is None:  # protobuf iterates ``obj`` as a mapping's names
+        raise _PyError(f"'{_type_name(obj)}' object is not iterable")
+    names: list[Any] = []
+    for key in obj:
+        spec = None
+        try:
+            if isinstance(key, (list, dict)):
+                raise _PyError(f"unhashable type: '{_type_name(key)}'")
+            spec = by_key.get(key)
+            if spec is None:
+                if isinstance(key, str) and _UNPAIRED_SURROGATE.search(key):
+                    raise _Bare(_LOOKUP_LEAK)
+                if not isinstance(key, str):
+                    raise _PyError(f"expected string or bytes-like object, got '{_type_name(key)}'")
+                if _EXTENSION_NAME.match(key):
+                    raise ParseFailure(f"Message type {_PACKAGE}{type_name} does not have extensions at {path}")
+                continue  # unknown fields are ignored
+            names.append(key)
+            if not isinstance(obj, dict):
+                raise _PyError(f"{_type_name(obj)} indices must be integers or slices, not str")
+            value = obj[key]
+            oneof = spec.oneof or (f"_{spec.name}" if not _wrapped(spec) else None)
+            if oneof and value is not None:
+                if oneof in names:
+                    raise ParseFailure(f'Message type "{_PACKAGE}{type_name}" should not have multiple '
+                                       f'"{oneof}" oneof fields at "{path}".')
+                names.append(oneof)
+            if value is None and spec.kind != VALUE:
+                values.pop(spec.json, None)
+                continue
+            if spec.repeated:
+                if not isinstance(value, list):
+                    raise ParseFailure(f"repeated field {key} must be in [] which is {value} at {path}")
+                items = []
+                for index, item in enumerate(value):
+                    item_path = f"{path}.{key}[{index}]"
+                    if item is None:
+                        raise ParseFailure(f"null is not allowed to be used as an element in a repeated field at {item_path}")
+                    items.append(_scalar(spec, item, item_path))
+                values[spec.json] = items
+            elif spec.kind == STRING and type(value) is str and value.isascii():  # most fields, as they are
+                values[spec.json] = value
+            else:
+                scalar = _scalar(spec, value, f"{path}.{key}")
+                if scalar is _SKIP:
+                    values.pop(spec.json, None)
+                else:
+                    values[spec.json] = scalar
+        except ParseFailure as exc:
+            if spec is not None and _wrapped(spec):
+                raise ParseFailure(f"Failed to parse {key} field: {exc}.") from None
+            raise
+        except _PyError as exc:
+            raise ParseFailure(f"Failed to parse {key} field: {exc}.") from None
     if len(values) == 1:  # one field (a part's text) is in order: only its default is dropped
         ((name, value),) = values.items()
         spec = _BY_JSON[type_name][name]
