@@ -8,7 +8,9 @@ returned, the given ones are left alone.
 MCP: a request (an object with ``method`` and an id that is a JSON integer or string) is named
 ``c1, c2, ...`` when the client sent it and ``s1, ...`` when the server did, by the first time
 its sender used that id; a response (no ``method``) takes the name its id has among the requests
-of the other side, or keeps its id. Nothing else changes (batch items are messages too).
+of the other side, or keeps its id. Over Streamable HTTP, a session id a server's reply issues
+(its ``Mcp-Session-Id`` header) becomes ``<session-N>`` by the order issued, in every header that
+carries it; an id no reply issued stays. Nothing else changes (batch items are messages too).
 
 A2A: a timestamp string becomes ``<time>``; each UUID inside any string becomes ``<id-N>``,
 numbered by first appearance in the session (letters' case ignored); below a ``metadata`` or
@@ -54,9 +56,19 @@ def mcp(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out["id"] = named[other][key]
         return out
 
+    issued: dict[str, str] = {}
+    for m in messages:  # the ids the server's replies issue, in order
+        http = m.get("http") or {}
+        for name, value in http.get("headers", []) if "status" in http else []:
+            if name.lower() == "mcp-session-id" and value not in issued:
+                issued[value] = f"<session-{len(issued) + 1}>"
+
     result = []
     for m in messages:
         m = copy.deepcopy(m)
+        if m.get("http"):
+            m["http"]["headers"] = [[name, issued.get(value, value) if name.lower() == "mcp-session-id" else value]
+                                    for name, value in m["http"]["headers"]]
         if "json" in m:
             other = "server" if m["from"] == "client" else "client"
             body = m["json"]
