@@ -122,7 +122,8 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
     site.problems += unreadable + verdict_problems(verdicts, played)
     site.unreadable = bool(unreadable)
     ctx = Context(report, checked, verdicts=verdicts, directory_urls=directory_urls, **({"repo_url": repo_url} if repo_url else {}))
-    ctx.worlds = {str(project.relative(f.path)): world_page_of(f) for f in files or []}
+    if reference:  # (the world pages are reference pages: linked only where they are made)
+        ctx.worlds = {str(project.relative(f.path)): world_page_of(f) for f in files or []}
     if playground:
         ctx.playground = _playground_links(ctx, files or [], memo)
     # What does not need the session pages, made beside them when a core is free: each family's
