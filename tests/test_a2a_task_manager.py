@@ -70,3 +70,11 @@ def test_a_message_after_a_task_or_a_message_is_refused(task_mode, message):
     with pytest.raises(A2AError) as caught:
         active._consume(Event("message", {"messageId": "m2", "role": "ROLE_AGENT", "parts": [{"text": "x"}]}))
     assert (caught.value.kind, caught.value.message, str(caught.value)) == ("InvalidAgentResponseError", message, message)
+
+
+def test_a_bare_json_rpc_error_says_its_message():
+    from agent_loop_sim.protocols.a2a.errors import JsonRpcError
+
+    error = JsonRpcError(-32600, "Request payload validation error")
+    assert (str(error), error.to_json()) == ("Request payload validation error",
+                                             {"code": -32600, "message": "Request payload validation error"})

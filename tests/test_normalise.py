@@ -194,3 +194,12 @@ def test_keys_sorted_below_metadata_and_data_only_written_out():
     assert json.dumps(m.json) == json.dumps({
         "b": {"z": 1, "a": 2}, "metadata": {"a": {"b": 2, "y": 1}, "z": 1}, "data": [{"a": 2, "z": 1}],
         "error": {"data": [{"domain": "d", "metadata": {"c": 2, "k": 1}, "reason": "r"}]}})
+
+
+def test_ids_and_times_below_metadata_and_data_are_named_too():
+    (m,) = normalise_a2a([Message("agent", "orchestrator", json={
+        "id": "0b5f1a3c-9d2e-4f6a-8b7c-1d2e3f4a5b6c",
+        "error": {"data": [{"metadata": {"taskId": "0b5f1a3c-9d2e-4f6a-8b7c-1d2e3f4a5b6c",
+                                         "at": "2026-01-01T00:00:00.000001Z", "plain": "a-b"}}]}})])
+    assert m.json == {"id": "<id-1>", "error": {"data": [{"metadata": {"at": "<time>", "plain": "a-b",
+                                                                         "taskId": "<id-1>"}}]}}
