@@ -98,3 +98,16 @@ def test_a_streamed_status_update_names_the_current_task():
         "taskId": "t9", "contextId": "c9", "status": {"state": "TASK_STATE_INPUT_REQUIRED"}}}})
     message = orchestrator.next_request().body["params"]["message"]
     assert (message["taskId"], message["contextId"]) == ("t9", "c9")
+
+
+def test_a_listing_carries_its_page_token():
+    orchestrator = Orchestrator([{"op": "list", "page_token": "p1", "page_size": 2}], URL)
+    assert orchestrator.next_request().body["params"] == {"pageSize": 2, "pageToken": "p1"}
+
+
+def test_the_last_context_before_any_is_refused_at_the_step():
+    orchestrator = Orchestrator([{"op": "send", "text": "a", "context": "last"}], URL, where=["sessions", 0])
+    with pytest.raises(InputError) as caught:
+        orchestrator.next_request()
+    assert (caught.value.problem, caught.value.path) == ("no context yet: the agent has not sent a context ID",
+                                                         "$.sessions[0].steps[0].context")

@@ -44,7 +44,15 @@ def _raw(*posts) -> dict:
     (_steps({"op": "send", "parts": [5]}), "a part must be an object, got an integer", "$.sessions[0].steps[0].parts[0]"),
     ({}, "missing field 'steps' in the session", "$.sessions[0]"),
     (_steps(), "a session needs at least one step", "$.sessions[0].steps"),
-], ids=[f"bad{i}" for i in range(15)])  # (plain ids: mutmut hands them back to pytest)
+    (_steps({"op": "send", "text": "\ud800"}), "a string with a lone surrogate cannot be sent as UTF-8",
+     "$.sessions[0].steps[0].text"),
+    (_steps({"op": "send", "text": "a", "request_metadata": {"n": 10**400}}), "a number must fit a finite double",
+     "$.sessions[0].steps[0].request_metadata.n"),
+    (_steps({"op": "send", "text": "a", "as": "Bad"}),
+     "a label is lower case letters, digits and _ (and not new, current, unknown)", "$.sessions[0].steps[0].as"),
+    (_steps({"op": "send", "text": "a", "as": "current"}),  # (a well-formed word the steps keep for themselves)
+     "a label is lower case letters, digits and _ (and not new, current, unknown)", "$.sessions[0].steps[0].as"),
+], ids=[f"bad{i}" for i in range(19)])  # (plain ids: mutmut hands them back to pytest)
 def test_a_bad_session_is_refused_with_its_path(raw, problem, path):
     with pytest.raises(InputError) as caught:
         validate(raw, AT)

@@ -78,3 +78,28 @@ def test_a_bare_json_rpc_error_says_its_message():
     error = JsonRpcError(-32600, "Request payload validation error")
     assert (str(error), error.to_json()) == ("Request payload validation error",
                                              {"code": -32600, "message": "Request payload validation error"})
+
+
+def test_an_event_of_another_task_is_refused_in_the_sdks_words():
+    manager = TaskManager({}, "t1", "c1", None)
+    with pytest.raises(A2AError) as caught:
+        manager.save_task_event(Event("statusUpdate", {"taskId": "t2", "contextId": "c1", "status": {}}))
+    assert (caught.value.kind, caught.value.message) == ("InvalidParamsError",
+                                                         "Task in event doesn't match TaskManager t1 : t2")
+
+
+def test_a_task_made_without_a_context_leaves_the_context_empty():
+    manager = TaskManager({}, "", "", None)
+    assert manager.ensure_task("t1", "") == {"id": "t1", "status": {"state": states.SUBMITTED}}
+    assert (manager.task_id, manager.context_id) == ("t1", "")
+
+
+def test_an_append_merges_the_chunks_metadata():
+    manager = TaskManager({}, "t1", "c1", None)
+    first = _artifact("a1", "one")
+    first.body["artifact"]["metadata"] = {"a": 1}
+    manager.save_task_event(first)
+    more = _artifact("a1", "two", append=True)
+    more.body["artifact"]["metadata"] = {"b": 2}
+    assert manager.save_task_event(more)["artifacts"] == [
+        {"artifactId": "a1", "parts": [{"text": "one"}, {"text": "two"}], "metadata": {"a": 1, "b": 2}}]

@@ -101,3 +101,11 @@ def test_a_field_spec_knows_its_inner_type_enum_and_default():
     assert (part.inner, part.enum, part.default) == ("Part", None, [])
     assert (role.inner, role.enum, role.default) == (None, ENUMS["Role"], "ROLE_UNSPECIFIED")
     assert (count.inner, count.enum, count.default) == (None, None, 0)
+
+
+def test_an_int32_field_takes_both_ends_of_its_range_and_nothing_past_them():
+    assert parse("GetTaskRequest", {"id": "t", "historyLength": -2**31}) == {"id": "t", "historyLength": -2**31}
+    assert parse("GetTaskRequest", {"id": "t", "historyLength": 2**31 - 1}) == {"id": "t", "historyLength": 2**31 - 1}
+    for value in (-2**31 - 1, 2**31):
+        with pytest.raises(ParseFailure):
+            parse("GetTaskRequest", {"id": "t", "historyLength": value})

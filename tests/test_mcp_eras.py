@@ -48,3 +48,4 @@ def test_the_era_table_is_drawn_under_its_title():
     (table,) = era_rules()
     assert (table.title, table.head, len(table.rows)) == (
         "The era of a connection", ("Era", "Request", "Era afterwards", "The server"), len(ERA_TRANSITIONS))
+    assert table.about.startswith("The engine's rule, drawn from its table (`ERA_TRANSITIONS`): ")

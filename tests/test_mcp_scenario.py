@@ -52,7 +52,22 @@ def _pinging(**more) -> dict:
     ({"mode": "legacy", "actions": [5]}, "an action must be an object, got an integer", "$.sessions[0].actions[0]"),
     ({"mode": "legacy", "actions": [{"op": "ping", "x": 1}]}, "unknown field 'x' in a 'ping' action (known: meta, op)",
      "$.sessions[0].actions[0].x"),
-], ids=[f"bad{i}" for i in range(16)])  # (plain ids: mutmut hands them back to pytest)
+    (_pinging(client_info={"name": "c", "version": "1", "icons": [{"src": "a", "sizes": [5]}]}),
+     "expected a string, got an integer", "$.sessions[0].client_info.icons[0].sizes[0]"),
+    ({"mode": "legacy", "actions": [{"op": "complete", "ref": {"type": "ref/prompt", "name": "p"},
+                                     "argument": {"name": "a"}}]},
+     "missing field 'value' in the argument", "$.sessions[0].actions[0].argument"),
+    (_pinging(answers={"elicitation": [{"action": "maybe"}]}), "'maybe' is not one of 'accept', 'decline', 'cancel'",
+     "$.sessions[0].answers.elicitation[0].action"),
+    (_pinging(answers={"sampling": [{"role": "assistant", "content": TEXT, "model": "m", "delay": -1}]}),
+     "a delay is not negative, got -1", "$.sessions[0].answers.sampling[0].delay"),
+    (_pinging(answers={"elicitation": [{"action": "accept", "delay": -1}]}), "a delay is not negative, got -1",
+     "$.sessions[0].answers.elicitation[0].delay"),
+    ({"mode": "raw", "lines": [5]}, "expected a string, got an integer", "$.sessions[0].lines[0]"),
+    ({"mode": "legacy", "lines": ["{}"], "actions": [{"op": "ping"}]}, "only raw sessions have 'lines' (this one is "
+     "'legacy')", "$.sessions[0].lines"),
+    ({"mode": "legacy", "actions": []}, "the session needs at least one action", "$.sessions[0].actions"),
+], ids=[f"bad{i}" for i in range(24)])  # (plain ids: mutmut hands them back to pytest)
 def test_a_bad_session_is_refused_with_its_path(raw, problem, path):
     with pytest.raises(InputError) as caught:
         validate(raw, AT)

@@ -28,3 +28,12 @@ def test_the_projects_own_table_is_not_held_to_the_input_file_limit(monkeypatch)
     with pytest.raises(InputError):
         load_json(A2A_TABLE)  # a user's file this long would be refused
     assert Releases.from_file(A2A_TABLE) == a2a_releases.A2A_RELEASES
+
+
+def test_a_family_read_again_is_the_one_read_at_import():
+    import agent_loop_sim.protocols.a2a as a2a
+    from agent_loop_sim.protocols.family import Family
+
+    code = ("run_session", "normalise", "scenario", "rule_tables", "releases", "read_world")
+    again = Family.from_file(Path(a2a.__file__).with_name("family.json"), **{k: getattr(a2a.FAMILY, k) for k in code})
+    assert again == a2a.FAMILY and again.parties == ("orchestrator", "agent")
