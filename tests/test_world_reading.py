@@ -1,0 +1,31 @@
+"""World files read in process (agent_loop_sim.protocols.mcp.world and .a2a.world): every bad world
+of tests/test_worlds.py, which checks them through the CLI (one line, exit 2), is refused here by
+the reader itself at its JSON path, with its words: fast enough for the mutation run's oracle."""
+from __future__ import annotations
+
+import pytest
+
+from agent_loop_sim.errors import InputError
+from agent_loop_sim.protocols.a2a.world import read_world as read_agent
+from agent_loop_sim.protocols.mcp.world import read_world
+from test_worlds import BAD_AGENTS, BAD_WORLDS
+
+GOOD_AGENT = {"kind": "a2a-agent", "card": {"name": "a", "description": "d", "version": "1", "url": "https://a.example/rpc"},
+              "first_message": [{"when": "otherwise", "do": [{"reply": "hi"}]}]}
+
+
+@pytest.mark.parametrize("name", BAD_WORLDS, ids=[f"world{i}" for i in range(len(BAD_WORLDS))])
+def test_a_bad_world_is_refused_at_its_path(name):
+    body, path, said = BAD_WORLDS[name]
+    with pytest.raises(InputError) as caught:
+        read_world({"kind": "mcp-server", "name": "w", "version": "1", **body}, "w.json")
+    assert caught.value.path == path and said in caught.value.problem, (name, str(caught.value))
+
+
+@pytest.mark.parametrize("name", BAD_AGENTS, ids=[f"agent{i}" for i in range(len(BAD_AGENTS))])
+def test_a_bad_agent_world_is_refused_at_its_path(name):
+    body, path, said = BAD_AGENTS[name]
+    with pytest.raises(InputError) as caught:
+        read_agent({**GOOD_AGENT, **body}, "a.json")
+    assert caught.value.path == path and said in caught.value.problem, (name, str(caught.value))
+    assert read_agent(GOOD_AGENT, "a.json")[0].name == "a"  # the control
