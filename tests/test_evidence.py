@@ -209,3 +209,17 @@ def test_evidence_with_a_field_of_the_wrong_type_is_refused():
     assert _refusal({"findings": [_finding(evidence=[{"kind": "ErrorCode", "session": "s", "message": 1,
                                                        "code": "-32602"}])]}) == (
         "expected an integer, got a string", "$.findings[0].evidence[0].code", "findings.json")
+
+
+def test_same_steps_evidence_reads_its_message_numbers():
+    from agent_loop_sim.site.evidence import SameStepsDifferAt, load_findings
+
+    (finding,) = load_findings({"findings": [_finding(evidence=[
+        {"kind": "SameStepsDifferAt", "a": "s1", "b": "s2", "messages": [2, 5]}])]}, "findings.json")
+    assert finding.evidence == (SameStepsDifferAt("s1", "s2", (2, 5)),)
+
+
+def test_a_place_without_its_session_is_refused():
+    assert _refusal({"findings": [_finding(evidence=[{"kind": "ValuesDiffer", "a": {"message": 1},
+                                                      "b": {"session": "s", "message": 2}}])]}) == (
+        "missing field 'session' in a place", "$.findings[0].evidence[0].a", "findings.json")
