@@ -111,3 +111,12 @@ def test_the_last_context_before_any_is_refused_at_the_step():
         orchestrator.next_request()
     assert (caught.value.problem, caught.value.path) == ("no context yet: the agent has not sent a context ID",
                                                          "$.sessions[0].steps[0].context")
+
+
+def test_a_push_config_listing_carries_its_page_token():
+    orchestrator = Orchestrator([{"op": "send", "text": "a"}, {"op": "push_config", "action": "list", "page_token": "p1",
+                                                                "page_size": 3}], URL)
+    orchestrator.next_request()
+    orchestrator.receive(HttpResponse(200, body={"jsonrpc": "2.0", "id": 1,
+                                                 "result": {"task": _task("TASK_STATE_INPUT_REQUIRED")}}))
+    assert orchestrator.next_request().body["params"] == {"taskId": "t1", "pageSize": 3, "pageToken": "p1"}

@@ -29,3 +29,34 @@ def test_a_bad_agent_world_is_refused_at_its_path(name):
         read_agent({**GOOD_AGENT, **body}, "a.json")
     assert caught.value.path == path and said in caught.value.problem, (name, str(caught.value))
     assert read_agent(GOOD_AGENT, "a.json")[0].name == "a"  # the control
+
+
+def _artifact_of(chunk) -> dict:
+    return {"first_message": [{"when": "otherwise", "do": [{"artifact": "r", "chunks": [chunk]}]}]}
+
+
+AGENT_CASES = [
+    ({"card": {**GOOD_AGENT["card"], "default_input_modes": [5]}}, "input modes are at most 1,000 strings",
+     "$.card.default_input_modes"),
+    ({"card": {**GOOD_AGENT["card"], "default_output_modes": [5]}}, "output modes are at most 1,000 strings",
+     "$.card.default_output_modes"),
+    (_artifact_of({"text": "a", "metadata": {}}), "a chunk's metadata is not modelled",
+     "$.first_message[0].do[0].chunks[0].metadata"),
+    (_artifact_of({"text": "a", "filename": "f"}),
+     "a text or data part's filename is not modelled (the SDK's helpers take none)",
+     "$.first_message[0].do[0].chunks[0].filename"),
+    (_artifact_of({"data": {"a": 1}, "filename": "f"}),
+     "a text or data part's filename is not modelled (the SDK's helpers take none)",
+     "$.first_message[0].do[0].chunks[0].filename"),
+]
+
+
+@pytest.mark.parametrize("body, problem, path", AGENT_CASES, ids=[f"case{i}" for i in range(len(AGENT_CASES))])
+def test_an_agent_worlds_refusal_in_its_words(body, problem, path):
+    with pytest.raises(InputError) as caught:
+        read_agent({**GOOD_AGENT, **body}, "a.json")
+    assert (caught.value.problem, caught.value.path) == (problem, path)
+
+
+def test_a_url_part_may_name_its_file():
+    read_agent({**GOOD_AGENT, **_artifact_of({"url": "https://x.example/f", "filename": "f"})}, "a.json")
