@@ -14,12 +14,35 @@ GOOD_AGENT = {"kind": "a2a-agent", "card": {"name": "a", "description": "d", "ve
               "first_message": [{"when": "otherwise", "do": [{"reply": "hi"}]}]}
 
 
+#: each bad world's refusal, word for word (test_worlds.py checks a part of it through the CLI)
+WORLD_PROBLEMS = {
+    'unknown type': "unknown type 'decimal' (known: integer, number, string, boolean, or an object with enum, list, optional or object)",
+    'a name that does not exist': "'b' names nothing here (known: a)",
+    'a template naming nothing': '{nope} is not a plain name known here (known: nothing; no format specs or conversions)',
+    'a format spec': '{a} is not a plain name known here (known: a; no format specs or conversions)',
+    'a recursive type': "the model 'Node' is named without its fields: a model refers to no other by name (recursive and forward references are not modelled)",
+    'a hostile function name': 'a tool\'s function name (give "function" when the tool\'s name is not one) must be a Python identifier (ASCII letters, digits and _, not starting with _, not a keyword, not \'ctx\'), not "__import__(\'os\').system(\'x\')"',
+    'a parameter named ctx': "a parameter name must be a Python identifier (ASCII letters, digits and _, not starting with _, not a keyword, not 'ctx'), not 'ctx'",
+    'a reserved function name': '\'types\' is a name the SDK program uses itself: give another "function"',
+    '10,000 tools': '10,000 tools, over the limit of 1,000',
+    'an unknown step': 'a step is one of progress, for, ask_user, ask_model, read, log, wait',
+    'two ends': 'a tool ends one way: result and crash given',
+    'bad base64': 'the blob is not base64',
+}
+AGENT_PROBLEMS = {
+    'an unknown state': "'sleeping' is not one of 'working', 'input_required', 'auth_required', 'completed', 'failed', 'rejected', 'canceled'",
+    'a template naming nothing': '{user} is not {text} or {subject} (no format specs or conversions)',
+    'an unknown condition': "unknown condition 'contains': 'x' (known: starts_with TEXT, is TEXT, waiting_in input_required or auth_required)",
+    'a card without a path': "the card's url is an http(s) address with a path, such as https://host/a2a",
+}
+
+
 @pytest.mark.parametrize("name", BAD_WORLDS, ids=[f"world{i}" for i in range(len(BAD_WORLDS))])
 def test_a_bad_world_is_refused_at_its_path(name):
     body, path, said = BAD_WORLDS[name]
     with pytest.raises(InputError) as caught:
         read_world({"kind": "mcp-server", "name": "w", "version": "1", **body}, "w.json")
-    assert caught.value.path == path and said in caught.value.problem, (name, str(caught.value))
+    assert (caught.value.path, caught.value.problem) == (path, WORLD_PROBLEMS[name]) and said in WORLD_PROBLEMS[name]
 
 
 @pytest.mark.parametrize("name", BAD_AGENTS, ids=[f"agent{i}" for i in range(len(BAD_AGENTS))])
@@ -27,7 +50,7 @@ def test_a_bad_agent_world_is_refused_at_its_path(name):
     body, path, said = BAD_AGENTS[name]
     with pytest.raises(InputError) as caught:
         read_agent({**GOOD_AGENT, **body}, "a.json")
-    assert caught.value.path == path and said in caught.value.problem, (name, str(caught.value))
+    assert (caught.value.path, caught.value.problem) == (path, AGENT_PROBLEMS[name]) and said in AGENT_PROBLEMS[name]
     assert read_agent(GOOD_AGENT, "a.json")[0].name == "a"  # the control
 
 
