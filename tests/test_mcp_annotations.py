@@ -38,3 +38,33 @@ def test_a_problem_carries_its_kind_words_and_value():
     assert problems == [Problem("flag", "bool_parsing", "Input should be a valid boolean, unable to interpret input",
                                 "maybe"),
                         Problem("settings", "dict_type", "Input should be a valid dictionary", [1])]
+
+
+JSON_VALUES = [{"a": [1, 1e-5, "é"], "b": {}}, [], "é ✓", 1e-5, -0.0, {"k": None, "t": True}]
+
+
+@pytest.mark.parametrize("value", JSON_VALUES, ids=[f"json{i}" for i in range(len(JSON_VALUES))])
+def test_json_is_laid_out_as_pydantic_lays_it_out(value):
+    from agent_loop_sim.protocols.mcp.definition import _pydantic_json
+
+    assert _pydantic_json(value, "") == pydantic_core.to_json(value, indent=2).decode()
+
+
+def test_a_drive_alone_is_an_absolute_path():
+    from agent_loop_sim.protocols.mcp.definition import unsafe_path
+
+    assert [unsafe_path(v) for v in ("C:", "C:x", "/", "a", "1:", "a/../..")] == [True, True, True, False, False, True]
+
+
+def test_a_resource_is_read_from_its_blob_or_its_text():
+    from agent_loop_sim.protocols.mcp.definition import Resource
+
+    assert Resource("x://b", "b", "", "application/octet-stream", blob="aGk=").read() == "b'hi'"
+    assert Resource("x://t", "t", "", "text/plain", text="hi").read() == "hi"
+
+
+def test_a_tool_without_a_function_name_takes_its_own_name():
+    from agent_loop_sim.protocols.mcp.definition import Tool
+
+    assert Tool("add", "", (), None, None).function == "add"
+    assert Tool("add", "", (), None, None, function="plus").function == "plus"
