@@ -83,3 +83,39 @@ def test_an_agent_worlds_refusal_in_its_words(body, problem, path):
 
 def test_a_url_part_may_name_its_file():
     read_agent({**GOOD_AGENT, **_artifact_of({"url": "https://x.example/f", "filename": "f"})}, "a.json")
+
+
+def _prompt_world(text, arguments=()) -> dict:
+    return {"kind": "mcp-server", "name": "w", "version": "1",
+            "prompts": [{"name": "p", "description": "d", "arguments": [{"name": a} for a in arguments], "text": text}]}
+
+
+PROMPT_CASES = [
+    (_prompt_world({"$format": "{nobody}"}),
+     "{nobody} is not a plain name known here (known: nothing; no format specs or conversions)",
+     '$.prompts[0].text["$format"]'),
+    (_prompt_world({"$format": "{nobody}"}, ["who"]),
+     "{nobody} is not a plain name known here (known: who; no format specs or conversions)",
+     '$.prompts[0].text["$format"]'),
+    (_prompt_world({"$format": "x", "other": 1}), "an operator stands alone in its object", "$.prompts[0].text"),
+    (_prompt_world({"$and": []}), "$and takes a non-empty list of expressions", '$.prompts[0].text["$and"]'),
+    (_prompt_world({"$or": 5}), "$or takes a non-empty list of expressions", '$.prompts[0].text["$or"]'),  # (was a traceback)
+    (_prompt_world("hi", ["1x"]), "an argument name must be a Python identifier (ASCII letters, digits and _, not "
+     "starting with _, not a keyword, not 'ctx'), not '1x'", "$.prompts[0].arguments[0].name"),
+    ({**_prompt_world("hi"), "prompts": [{"name": "p", "description": "d", "arguments": 5, "text": "hi"}]},
+     "expected an array, got an integer", "$.prompts[0].arguments"),
+    ({**_prompt_world("hi"), "prompts": [{"name": "p", "description": "d", "bogus": 1}]},
+     "unknown field 'bogus' in a prompt (known: arguments, description, messages, name, text, title)",
+     "$.prompts[0].bogus"),
+    ({**_prompt_world("hi"), "prompts": [{"name": "p", "description": "d", "messages": [{"role": "user"}]}]},
+     "missing field 'text' in a prompt message", "$.prompts[0].messages[0]"),
+    ({"kind": "mcp-server", "name": "w", "version": "1", "resources": [{"uri": "x://y", "name": "y"}]},
+     "a resource has either text or blob (base64)", "$.resources[0]"),
+]
+
+
+@pytest.mark.parametrize("raw, problem, path", PROMPT_CASES, ids=[f"prompt{i}" for i in range(len(PROMPT_CASES))])
+def test_a_bad_prompt_or_resource_is_refused_in_its_words(raw, problem, path):
+    with pytest.raises(InputError) as caught:
+        read_world(raw, "w.json")
+    assert (caught.value.problem, caught.value.path) == (problem, path)
