@@ -79,7 +79,7 @@ bench: setup browser
 	$(VENV)/bin/python benchmarks/run.py
 
 # The engine's mutation score (mutmut, pyproject's [tool.mutmut]): a seeded sample of 500 mutants,
-# about 10 minutes on one core; benchmarks/results/mutation.json. Not part of `make test`.
+# about 10 to 20 minutes on one shared core; benchmarks/results/mutation.json. Not part of `make test`.
 mutation: setup
 	$(VENV)/bin/python benchmarks/mutation.py --run --sample 500
 

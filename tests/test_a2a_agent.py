@@ -123,3 +123,71 @@ def test_a_page_holds_1_to_100_tasks():
     for size, problem in ((0, "minimum page size is 1"), (101, "maximum page size is 100")):
         error = listed(size)["error"]
         assert (error["code"], error["message"]) == (-32602, problem)
+
+
+def _no_streaming_agent() -> Agent:
+    from dataclasses import replace
+
+    return Agent(replace(RESEARCH_CARD, streaming=False), RESEARCH_AGENT)
+
+
+UNSUPPORTED = {"code": -32004, "message": "Streaming is not supported by the agent", "data": [
+    {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "UNSUPPORTED_OPERATION",
+     "domain": "a2a-protocol.org", "metadata": {}}]}
+
+
+def test_an_agent_without_streaming_refuses_a_stream_and_a_subscription():
+    agent = _no_streaming_agent()
+    assert _send(agent, "summarise the meeting", stream=True).body["error"] == UNSUPPORTED
+    task = _send(agent, "summarise the meeting").body["result"]["task"]
+    assert _post(agent, "SubscribeToTask", {"id": task["id"]}).body["error"] == UNSUPPORTED
+
+
+def test_a_stream_without_its_message_is_refused_by_validation():
+    assert _post(_agent(), "SendStreamingMessage", {}).body["error"] == {
+        "code": -32602, "message": "Validation failed", "data": [
+            {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "INVALID_PARAMS", "domain": "a2a-protocol.org",
+             "metadata": {"errors": [{"field": "message", "message": "Field is required."}]}},
+            {"@type": "type.googleapis.com/google.rpc.BadRequest",
+             "fieldViolations": [{"field": "message", "description": "Field is required."}]}]}
+
+
+def test_return_immediately_answers_with_the_first_task_published():
+    assert _send(_agent(), "summarise the design notes", returnImmediately=True).body["result"]["task"]["status"][
+        "state"] == states.SUBMITTED
+    assert _send(_agent(), "summarise the design notes").body["result"]["task"]["status"]["state"] == states.COMPLETED
+
+
+def test_a_request_to_another_origin_is_not_the_agents():
+    import pytest
+
+    from agent_loop_sim.protocols.a2a.active_task import NotModelled
+
+    other = "https://research.example.org/.well-known/agent-card.json"  # (as long as the agent's own origin)
+    with pytest.raises(NotModelled) as caught:
+        _agent().handle(HttpRequest("GET", other, [], None))
+    assert str(caught.value) == f"GET {other}: the agent serves only its card and /a2a"
+
+
+def test_listed_tasks_put_the_one_without_a_status_timestamp_last():
+    agent = _agent()
+    agent.tasks["a"] = {"id": "a", "contextId": "c", "status": {"state": states.SUBMITTED}}
+    agent.tasks["b"] = {"id": "b", "contextId": "c", "status": {"state": states.WORKING,
+                                                                "timestamp": "2026-01-01T00:00:00.000001Z"}}
+    agent.tasks["z"] = {"id": "z", "contextId": "c", "status": {"state": states.WORKING,
+                                                                "timestamp": "2026-01-01T00:00:00.000009Z"}}
+    assert [t["id"] for t in _post(agent, "ListTasks", {}).body["result"]["tasks"]] == ["z", "b", "a"]
+
+
+def test_a_listing_longer_than_its_page_is_not_modelled_and_says_why():
+    import pytest
+
+    from agent_loop_sim.protocols.a2a.active_task import NotModelled
+
+    agent = _agent()
+    for i in range(51):  # (the default page is 50 tasks)
+        agent.tasks[f"t{i}"] = {"id": f"t{i}", "contextId": "c", "status": {
+            "state": states.WORKING, "timestamp": f"2026-01-01T00:00:00.{i:06d}Z"}}
+    with pytest.raises(NotModelled) as caught:
+        _post(agent, "ListTasks", {})
+    assert str(caught.value) == "ListTasks pages (the next page token holds a timestamp and a random ID)"

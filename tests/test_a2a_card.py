@@ -32,3 +32,13 @@ def test_a_hit_is_304_with_the_etag_and_no_body():
     assert serve_card(RESEARCH_CARD, SEED_ETAG) == (304, [("ETag", SEED_ETAG)], None)
     status, headers, body = serve_card(RESEARCH_CARD, "")
     assert status == 200 and headers == [("ETag", SEED_ETAG), ("Content-Type", "application/json")] and body["name"] == "Research agent"
+
+
+def test_each_capability_on_is_named_in_the_sdks_words():
+    # (RESEARCH_CARD's JSON is made at import, before mutmut switches a mutant on: made again here)
+    from dataclasses import replace
+
+    card = replace(RESEARCH_CARD, streaming=False, push_notifications=True, extended_agent_card=True)
+    assert card.to_json()["capabilities"] == {"pushNotifications": True, "extendedAgentCard": True}
+    assert replace(RESEARCH_CARD, streaming=False).to_json()["capabilities"] == {}
+    assert RESEARCH_CARD.to_json()["capabilities"] == {"streaming": True}

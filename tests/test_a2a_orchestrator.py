@@ -67,3 +67,56 @@ def test_a_task_reference_without_a_task_is_an_input_error():
     with pytest.raises(InputError) as caught:
         orchestrator.next_request()
     assert caught.value.path == "$.sessions[3].steps[0].task"
+
+
+def test_a_card_fetch_with_if_none_match_sends_that_header():
+    orchestrator = Orchestrator([{"op": "card", "if_none_match": '"v1"'}], URL)
+    assert orchestrator.next_request().headers == [("If-None-Match", '"v1"')]
+
+
+def test_revalidating_a_card_answered_without_an_etag_is_refused_at_the_step():
+    orchestrator = Orchestrator([{"op": "card"}, {"op": "card", "revalidate": True}], URL, where=["sessions", 2])
+    orchestrator.next_request()
+    orchestrator.receive(HttpResponse(200, [], {}))
+    with pytest.raises(InputError) as caught:
+        orchestrator.next_request()
+    assert (caught.value.problem, caught.value.path) == ("the last card answer had no ETag to revalidate",
+                                                         "$.sessions[2].steps[1].revalidate")
+
+
+def test_the_agent_url_loses_only_its_trailing_slashes():
+    orchestrator = Orchestrator([{"op": "card"}, {"op": "send", "text": "a"}], "https://agents.example/X//")
+    assert orchestrator.next_request().url == "https://agents.example/X/.well-known/agent-card.json"
+    assert orchestrator.rpc_url == "https://agents.example/X/a2a"
+
+
+def test_a_streamed_status_update_names_the_current_task():
+    orchestrator = Orchestrator([{"op": "send", "text": "a", "stream": True}, {"op": "send", "text": "b", "task": "current"}],
+                                URL)
+    orchestrator.next_request()
+    assert orchestrator.receive_event({"jsonrpc": "2.0", "id": 1, "result": {"statusUpdate": {
+        "taskId": "t9", "contextId": "c9", "status": {"state": "TASK_STATE_INPUT_REQUIRED"}}}})
+    message = orchestrator.next_request().body["params"]["message"]
+    assert (message["taskId"], message["contextId"]) == ("t9", "c9")
+
+
+def test_a_listing_carries_its_page_token():
+    orchestrator = Orchestrator([{"op": "list", "page_token": "p1", "page_size": 2}], URL)
+    assert orchestrator.next_request().body["params"] == {"pageSize": 2, "pageToken": "p1"}
+
+
+def test_the_last_context_before_any_is_refused_at_the_step():
+    orchestrator = Orchestrator([{"op": "send", "text": "a", "context": "last"}], URL, where=["sessions", 0])
+    with pytest.raises(InputError) as caught:
+        orchestrator.next_request()
+    assert (caught.value.problem, caught.value.path) == ("no context yet: the agent has not sent a context ID",
+                                                         "$.sessions[0].steps[0].context")
+
+
+def test_a_push_config_listing_carries_its_page_token():
+    orchestrator = Orchestrator([{"op": "send", "text": "a"}, {"op": "push_config", "action": "list", "page_token": "p1",
+                                                                "page_size": 3}], URL)
+    orchestrator.next_request()
+    orchestrator.receive(HttpResponse(200, body={"jsonrpc": "2.0", "id": 1,
+                                                 "result": {"task": _task("TASK_STATE_INPUT_REQUIRED")}}))
+    assert orchestrator.next_request().body["params"] == {"taskId": "t1", "pageSize": 3, "pageToken": "p1"}

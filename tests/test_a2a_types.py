@@ -58,3 +58,54 @@ def test_answers_are_written_in_the_order_protobuf_writes_fields():
     # every field printed: those holding a value first, then those at their default
     listing = written("ListTasksResponse", {"tasks": [], "nextPageToken": "", "pageSize": 50, "totalSize": 0})
     assert list(listing) == ["pageSize", "tasks", "nextPageToken", "totalSize"]
+
+
+def test_a_null_drops_the_value_given_under_the_fields_other_name():
+    # protobuf's parser takes a field by its JSON or its proto name; the later null clears it
+    assert parse("Message", {"messageId": "m", "message_id": None, "role": "ROLE_USER"}) == {"role": "ROLE_USER"}
+
+
+def test_a_string_field_refuses_a_number():
+    with pytest.raises(ParseFailure, match="^message_id: expected a string$"):
+        parse("Message", {"messageId": 5, "role": "ROLE_USER"})
+
+
+def test_a_written_struct_is_a_copy_and_a_scalar_is_the_value():
+    from agent_loop_sim.protocols.a2a.types import written
+
+    task = {"metadata": {"a": [1]}, "id": "t", "status": {"state": "TASK_STATE_WORKING"}}
+    out = written("Task", task)
+    assert out == {"id": "t", "status": {"state": "TASK_STATE_WORKING"}, "metadata": {"a": [1]}}
+    assert out["metadata"] is not task["metadata"] and out["metadata"]["a"] is not task["metadata"]["a"]
+
+
+# The field table is built at import, before mutmut switches a mutant on: these build specs again.
+
+def test_a_field_spec_derives_its_json_name_presence_and_default():
+    from agent_loop_sim.protocols.a2a.types import STRING, STRUCT, FieldSpec, _f
+
+    assert _f("reference_task_ids", STRING, repeated=True) == FieldSpec("reference_task_ids", "referenceTaskIds", STRING,
+                                                                         repeated=True)
+    assert _f("status", "message:TaskStatus") == FieldSpec("status", "status", "message:TaskStatus", presence=True)
+    assert _f("parts", "message:Part", repeated=True).presence is False
+    assert _f("metadata", STRUCT).presence is True and _f("text", STRING, oneof="content").presence is True
+    assert _f("id", STRING).presence is False
+
+
+def test_a_field_spec_knows_its_inner_type_enum_and_default():
+    from agent_loop_sim.protocols.a2a.types import ENUMS, FieldSpec
+
+    part = FieldSpec("parts", "parts", "message:Part", repeated=True)
+    role = FieldSpec("role", "role", "enum:Role")
+    count = FieldSpec("page_size", "pageSize", "int32")
+    assert (part.inner, part.enum, part.default) == ("Part", None, [])
+    assert (role.inner, role.enum, role.default) == (None, ENUMS["Role"], "ROLE_UNSPECIFIED")
+    assert (count.inner, count.enum, count.default) == (None, None, 0)
+
+
+def test_an_int32_field_takes_both_ends_of_its_range_and_nothing_past_them():
+    assert parse("GetTaskRequest", {"id": "t", "historyLength": -2**31}) == {"id": "t", "historyLength": -2**31}
+    assert parse("GetTaskRequest", {"id": "t", "historyLength": 2**31 - 1}) == {"id": "t", "historyLength": 2**31 - 1}
+    for value in (-2**31 - 1, 2**31):
+        with pytest.raises(ParseFailure):
+            parse("GetTaskRequest", {"id": "t", "historyLength": value})

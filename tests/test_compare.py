@@ -63,3 +63,34 @@ def test_only_the_messages_that_differ_are_reported_among_many_alike():
     unwritable = object()
     odd = [_t("s", {"x": unwritable}, {"y": 1})]
     assert [(d.message, d.path) for d in diff_sessions(odd, [_t("s", {"x": unwritable}, {"y": True})])] == [(2, "$.y")]
+
+
+def test_a_session_only_one_side_has_is_named_with_its_side():
+    from agent_loop_sim.compare import Difference
+
+    assert diff_sessions([_t("a", {})], [_t("b", {})]) == [Difference("a", None, "session", "present", MISSING),
+                                                           Difference("b", None, "session", MISSING, "present")]
+
+
+def test_a_key_only_one_side_has_is_absent_on_the_other():
+    assert list(diff_json({"k": 1, "n": None}, {"n": None, "j": 2})) == [("$.k", 1, MISSING), ("$.j", MISSING, 2)]
+
+
+def test_a_session_of_another_mode_or_title_says_which():
+    from agent_loop_sim.compare import Difference
+
+    assert diff_sessions([Transcript("s", "legacy", "T")], [Transcript("s", "auto", "U")]) == [
+        Difference("s", None, "mode", "legacy", "auto"), Difference("s", None, "title", "T", "U")]
+
+
+def test_an_envelope_field_keeps_its_name_and_the_json_loses_its_own():
+    one = Transcript("s", "raw", "t", [Message(sender="client", receiver="server", json={"id": 1})])
+    other = Transcript("s", "raw", "t", [Message(sender="server", receiver="client", json={"id": 2})])
+    assert [(d.path, d.expected, d.actual) for d in diff_sessions([one], [other])] == [
+        ("$.from", "client", "server"), ("$.to", "server", "client"), ("$.id", 1, 2)]
+
+
+def test_show_cuts_a_value_to_its_limit_and_names_an_absent_one():
+    from agent_loop_sim.compare import show
+
+    assert (show([1, 2, 3, 4, 5], 5), show([1, 2], 5), show(MISSING, 5)) == ("[1,2…", "[1,2]", "(absent)")

@@ -149,3 +149,77 @@ def test_a_path_that_cannot_be_read_is_named():
     assert check_finding(finding, Recorded(rec.transcripts, {"s": {}}), ["mcp"]).checked is False
     assert check_finding(finding, rec, ["mcp"]).failures == (
         "finding 'f': session 'nope', scenario: there is no scenario session 'nope'",)
+
+
+# --- load_findings: the findings file's data, read (a case per refusal) ---------------------------
+
+def _finding(**more) -> dict:
+    return {"id": "f1", "family": "mcp", "kind": "observation", "title": "T", "summary": "S", "evidence": [], **more}
+
+
+def _refusal(data) -> tuple[str, str | None, str | None]:
+    import pytest
+
+    from agent_loop_sim.errors import InputError
+    from agent_loop_sim.site.evidence import load_findings
+
+    with pytest.raises(InputError) as caught:
+        load_findings(data, "findings.json")
+    return caught.value.problem, caught.value.path, caught.value.file
+
+
+def test_a_finding_is_read_field_by_field():
+    from agent_loop_sim.site.evidence import At, ErrorCode, Finding, JsonEquals, ValuesDiffer, load_findings
+
+    data = {"findings": [_finding(kind="departure", specification="Spec says", spec="https://spec.example/a#b", evidence=[
+        {"kind": "JsonEquals", "session": "s", "message": 1, "path": "$.a", "value": None},
+        {"kind": "ErrorCode", "session": "s", "message": 2, "code": -32602},
+        {"kind": "ValuesDiffer", "a": {"session": "s", "message": 1}, "b": {"session": "t", "message": 3, "path": "$.x"}},
+    ]), _finding(id="f2")]}
+    assert load_findings(data, "findings.json") == (
+        Finding("f1", "mcp", "departure", "T", "S", (JsonEquals("s", 1, "$.a", None), ErrorCode("s", 2, -32602),
+                                                       ValuesDiffer(At("s", 1), At("t", 3, "$.x"))),
+                "Spec says", "https://spec.example/a#b"),
+        Finding("f2", "mcp", "observation", "T", "S", ()),  # an observation needs no spec
+    )
+
+
+def test_a_findings_file_that_is_no_object_is_refused():
+    assert _refusal([]) == ("a findings file must be an object, got an array", "$", "findings.json")
+
+
+def test_a_spec_that_is_no_section_url_is_refused():
+    assert _refusal({"findings": [_finding(spec="http://spec.example/a")]}) == (
+        "a finding's spec is the https URL of the specification's section, with its #anchor", "$.findings[0].spec",
+        "findings.json")
+
+
+def test_a_departure_without_its_spec_is_refused():
+    assert _refusal({"findings": [_finding(), _finding(kind="departure")]}) == (
+        "a departure from the specification links the specification's section (spec)", "$.findings[1]", "findings.json")
+
+
+def test_evidence_without_a_known_kind_is_refused():
+    assert _refusal({"findings": [_finding(evidence=[{"kind": "Guess"}])]}) == (
+        "evidence names its kind, one of JsonEquals, Present, Absent, ErrorCode, IsRaw, NoReply, ValuesDiffer, "
+        "ScenarioEquals, SameStepsDifferAt", "$.findings[0].evidence[0].kind", "findings.json")
+
+
+def test_evidence_with_a_field_of_the_wrong_type_is_refused():
+    assert _refusal({"findings": [_finding(evidence=[{"kind": "ErrorCode", "session": "s", "message": 1,
+                                                       "code": "-32602"}])]}) == (
+        "expected an integer, got a string", "$.findings[0].evidence[0].code", "findings.json")
+
+
+def test_same_steps_evidence_reads_its_message_numbers():
+    from agent_loop_sim.site.evidence import SameStepsDifferAt, load_findings
+
+    (finding,) = load_findings({"findings": [_finding(evidence=[
+        {"kind": "SameStepsDifferAt", "a": "s1", "b": "s2", "messages": [2, 5]}])]}, "findings.json")
+    assert finding.evidence == (SameStepsDifferAt("s1", "s2", (2, 5)),)
+
+
+def test_a_place_without_its_session_is_refused():
+    assert _refusal({"findings": [_finding(evidence=[{"kind": "ValuesDiffer", "a": {"message": 1},
+                                                      "b": {"session": "s", "message": 2}}])]}) == (
+        "missing field 'session' in a place", "$.findings[0].evidence[0].a", "findings.json")

@@ -96,3 +96,11 @@ def test_a_call_not_to_cancel_answers_its_question():
     client = _calling([{"op": "call", "tool": "summarise", "arguments": {"text": "t"}}], sampling=[SAMPLED])
     (answer,) = client.receive(SAMPLE)
     assert answer["id"] == 1 and answer["result"]["model"] == "m"
+
+
+def test_a_failed_request_says_the_servers_error_message():
+    from agent_loop_sim.protocols.mcp.client import RequestFailed
+
+    error = {"code": -32602, "message": "Unknown tool: nope"}
+    failed = RequestFailed(error)
+    assert (str(failed), failed.error) == ("Unknown tool: nope", error)

@@ -40,3 +40,12 @@ def test_the_site_draws_the_table_row_for_row():
     (rules,) = era_rules()
     assert len(rules.rows) == len(ERA_TRANSITIONS)
     assert [row[3] for row in rules.rows].count("refuse the handshake (-32022)") == 1
+
+
+def test_the_era_table_is_drawn_under_its_title():
+    from agent_loop_sim.protocols.mcp.eras import ERA_TRANSITIONS, era_rules
+
+    (table,) = era_rules()
+    assert (table.title, table.head, len(table.rows)) == (
+        "The era of a connection", ("Era", "Request", "Era afterwards", "The server"), len(ERA_TRANSITIONS))
+    assert table.about.startswith("The engine's rule, drawn from its table (`ERA_TRANSITIONS`): ")

@@ -224,3 +224,12 @@ def test_a_page_token_is_named_by_its_task_where_given_and_where_sent_back():
     assert out[0].json["result"]["nextPageToken"] == "<page after <id-1> <time>>"
     assert out[1].json["params"]["pageToken"] == "<page after <id-1> <time>>"
     assert out[2].json["params"]["pageToken"] == "bm8tc3VjaC10YXNr"  # no cursor: kept as written
+
+
+def test_ids_and_times_below_metadata_and_data_are_named_too():
+    (m,) = normalise_a2a([Message("agent", "orchestrator", json={
+        "id": "0b5f1a3c-9d2e-4f6a-8b7c-1d2e3f4a5b6c",
+        "error": {"data": [{"metadata": {"taskId": "0b5f1a3c-9d2e-4f6a-8b7c-1d2e3f4a5b6c",
+                                         "at": "2026-01-01T00:00:00.000001Z", "plain": "a-b"}}]}})])
+    assert m.json == {"id": "<id-1>", "error": {"data": [{"metadata": {"at": "<time>", "plain": "a-b",
+                                                                         "taskId": "<id-1>"}}]}}

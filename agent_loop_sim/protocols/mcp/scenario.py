@@ -228,11 +228,11 @@ def validate(raw: dict[str, Any], path: list[str | int]) -> None:
                                  path=json_path(here + ["ref", "type"]))
             check_object(ref, REF_FIELDS[kind], here + ["ref"], "a reference")
             check_object(action["argument"], ARGUMENT_FIELDS, here + ["argument"], "the argument")
+            for key, value in action.get("context", {}).items():
+                Field(str).check(value, here + ["context", key])
         if "read_timeout_seconds" in action:
             _check_seconds(action["read_timeout_seconds"], here + ["read_timeout_seconds"], "a read timeout",
                            MIN_TIMEOUT)
-            for key, value in action.get("context", {}).items():
-                Field(str).check(value, here + ["context", key])
     for key in ("context", "tools"):
         if key in raw.get("sampling_capabilities", {}):
             Field(dict).check(raw["sampling_capabilities"][key], path + ["sampling_capabilities", key])

@@ -566,8 +566,8 @@ def _prompt(raw: Any, path: Path) -> Prompt:
     _no_repeats([a.name for a in arguments], path + ["arguments"], "argument")
     known = {a.name for a in arguments}
     if "text" in raw:
+        _check_expr(raw["text"], known, path + ["text"])  # (checked before it is compiled, as a message's)
         messages = [("user", compile_expr(raw["text"]))]
-        _check_expr(raw["text"], known, path + ["text"])
     else:
         messages = []
         for i, m in enumerate(_items(raw, "messages", path)):

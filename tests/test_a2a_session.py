@@ -1,0 +1,48 @@
+"""Playing one A2A scenario session (agent_loop_sim.protocols.a2a.session): what the engine cannot
+play is refused in one line naming the file and the session."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agent_loop_sim import scenarios
+from agent_loop_sim.errors import InputError
+from agent_loop_sim.protocols.a2a.session import run_session
+
+
+def _session(tmp_path, **session):
+    path = tmp_path / "a2a_x.json"
+    path.write_text(json.dumps({"recording": "x.json", "sessions": [{"name": "s1", "family": "a2a", "title": "t",
+                                                                      **session}]}))
+    (loaded,) = scenarios.load(path).sessions
+    return path, loaded
+
+
+def test_a_step_the_orchestrator_cannot_make_names_file_session_and_path(tmp_path):
+    path, session = _session(tmp_path, steps=[{"op": "get", "task": "current"}])
+    with pytest.raises(InputError) as caught:
+        run_session(session)
+    # (the path is the session's own, "$.steps[0].task", where the validator's names the file's: left open here)
+    assert str(caught.value).startswith(f"{path}, session 's1', at $.")
+    assert str(caught.value).endswith("steps[0].task: no current task: the agent has not spoken of a task yet")
+
+
+def test_an_agent_crash_is_not_played_and_says_why(tmp_path):
+    message = {"messageId": "m1", "role": "ROLE_AGENT", "parts": [{"text": "hi"}]}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message": message}})
+    path, session = _session(tmp_path, mode="raw", posts=[{"body": body, "headers": [["A2A-Version", "1.0"]]}])
+    with pytest.raises(InputError) as caught:
+        run_session(session)
+    assert str(caught.value) == (f"{path}, session 's1': the engine cannot play this session: the agent raises "
+                                 "(Message must be from a user); the engine does not model an agent crash")
+
+
+def test_a_request_with_several_unknown_members_is_not_played(tmp_path):
+    # (the SDK names them as a Python set: their order depends on the hash seed)
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "t"}, "x": 1, "y": 2})
+    path, session = _session(tmp_path, mode="raw", posts=[{"body": body}])
+    with pytest.raises(InputError) as caught:
+        run_session(session)
+    assert str(caught.value) == (f"{path}, session 's1': the engine cannot play this session: the SDK names several "
+                                 "fields as a Python set, whose order depends on the hash seed")
