@@ -179,15 +179,14 @@ def test_listed_tasks_put_the_one_without_a_status_timestamp_last():
     assert [t["id"] for t in _post(agent, "ListTasks", {}).body["result"]["tasks"]] == ["z", "b", "a"]
 
 
-def test_a_listing_longer_than_its_page_is_not_modelled_and_says_why():
-    import pytest
-
-    from agent_loop_sim.protocols.a2a.active_task import NotModelled
-
+def test_a_listing_longer_than_its_page_gives_a_next_page():
+    """A listing past its page (50 tasks by default) is paged as the SDK's store pages it: the first
+    50, newest first, and a token for the next page, which lists the rest and no token."""
     agent = _agent()
     for i in range(51):  # (the default page is 50 tasks)
         agent.tasks[f"t{i}"] = {"id": f"t{i}", "contextId": "c", "status": {
             "state": states.WORKING, "timestamp": f"2026-01-01T00:00:00.{i:06d}Z"}}
-    with pytest.raises(NotModelled) as caught:
-        _post(agent, "ListTasks", {})
-    assert str(caught.value) == "ListTasks pages (the next page token holds a timestamp and a random ID)"
+    first = _post(agent, "ListTasks", {}).body["result"]
+    assert len(first["tasks"]) == 50 and first["nextPageToken"]
+    rest = _post(agent, "ListTasks", {"pageToken": first["nextPageToken"]}, rpc_id=2).body["result"]
+    assert [t["id"] for t in rest["tasks"]] == ["t0"] and not rest.get("nextPageToken")

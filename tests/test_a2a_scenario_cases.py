@@ -36,9 +36,6 @@ def _raw(*posts) -> dict:
      "$.sessions[0].steps[0].if_none_match"),
     (_steps({"op": "get", "task": "new"}),  # only a send may start a new task
      "'new' is not 'current', 'unknown' nor a label bound by an earlier send's 'as'", "$.sessions[0].steps[0].task"),
-    (_steps({"op": "send", "text": ""}), "the text cannot be empty", "$.sessions[0].steps[0].text"),
-    (_steps({"op": "send", "parts": [{"text": ""}]}), "a text part cannot be empty",
-     "$.sessions[0].steps[0].parts[0].text"),
     (_steps({"op": "send", "parts": [{"raw": "aGVs!bG8="}]}), "raw is standard base64 with padding",
      "$.sessions[0].steps[0].parts[0].raw"),
     (_steps({"op": "send", "parts": [5]}), "a part must be an object, got an integer", "$.sessions[0].steps[0].parts[0]"),
@@ -52,7 +49,7 @@ def _raw(*posts) -> dict:
      "a label is lower case letters, digits and _ (and not new, current, unknown)", "$.sessions[0].steps[0].as"),
     (_steps({"op": "send", "text": "a", "as": "current"}),  # (a well-formed word the steps keep for themselves)
      "a label is lower case letters, digits and _ (and not new, current, unknown)", "$.sessions[0].steps[0].as"),
-], ids=[f"bad{i}" for i in range(19)])  # (plain ids: mutmut hands them back to pytest)
+], ids=[f"bad{i}" for i in range(17)])  # (plain ids: mutmut hands them back to pytest)
 def test_a_bad_session_is_refused_with_its_path(raw, problem, path):
     with pytest.raises(InputError) as caught:
         validate(raw, AT)
@@ -67,3 +64,10 @@ def test_a_bad_session_is_refused_with_its_path(raw, problem, path):
 ], ids=[f"good{i}" for i in range(4)])
 def test_a_good_session_passes(raw):
     validate(raw, AT)
+
+
+def test_an_empty_text_is_said_not_refused():
+    """An empty text (or text part) is something a client can send: the scenario says it, and the
+    agent's crash on it is the SDK's answer to model (`scenarios/a2a_values.json`), not a refusal."""
+    validate(_steps({"op": "send", "text": ""}), AT)
+    validate(_steps({"op": "send", "parts": [{"text": ""}]}), AT)

@@ -66,7 +66,7 @@ def test_a_null_drops_the_value_given_under_the_fields_other_name():
 
 
 def test_a_string_field_refuses_a_number():
-    with pytest.raises(ParseFailure, match="^message_id: expected a string$"):
+    with pytest.raises(ParseFailure, match="^Failed to parse messageId field: expected string or bytes-like object, got 'int'.$"):
         parse("Message", {"messageId": 5, "role": "ROLE_USER"})
 
 

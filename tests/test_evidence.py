@@ -202,7 +202,7 @@ def test_a_departure_without_its_spec_is_refused():
 def test_evidence_without_a_known_kind_is_refused():
     assert _refusal({"findings": [_finding(evidence=[{"kind": "Guess"}])]}) == (
         "evidence names its kind, one of JsonEquals, Present, Absent, ErrorCode, IsRaw, NoReply, ValuesDiffer, "
-        "ScenarioEquals, SameStepsDifferAt", "$.findings[0].evidence[0].kind", "findings.json")
+        "ScenarioEquals, SameStepsDifferAt, HttpEquals", "$.findings[0].evidence[0].kind", "findings.json")
 
 
 def test_evidence_with_a_field_of_the_wrong_type_is_refused():
