@@ -28,14 +28,14 @@ def test_a_step_the_orchestrator_cannot_make_names_file_session_and_path(tmp_pat
     assert str(caught.value).endswith("steps[0].task: no current task: the agent has not spoken of a task yet")
 
 
-def test_an_agent_crash_is_not_played_and_says_why(tmp_path):
+def test_an_agent_crash_is_answered_as_the_sdk_answers_it(tmp_path):
+    """The agent raises (a message not from a user): the SDK answers -32603 with the exception's
+    text (`scenarios/a2a_values.json` records it live), and so does the engine."""
     message = {"messageId": "m1", "role": "ROLE_AGENT", "parts": [{"text": "hi"}]}
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message": message}})
     path, session = _session(tmp_path, mode="raw", posts=[{"body": body, "headers": [["A2A-Version", "1.0"]]}])
-    with pytest.raises(InputError) as caught:
-        run_session(session)
-    assert str(caught.value) == (f"{path}, session 's1': the engine cannot play this session: the agent raises "
-                                 "(Message must be from a user); the engine does not model an agent crash")
+    assert run_session(session)[-1].json == {"error": {"code": -32603, "message": "Message must be from a user"},
+                                             "id": 1, "jsonrpc": "2.0"}
 
 
 def test_a_request_with_several_unknown_members_is_not_played(tmp_path):
@@ -45,4 +45,5 @@ def test_a_request_with_several_unknown_members_is_not_played(tmp_path):
     with pytest.raises(InputError) as caught:
         run_session(session)
     assert str(caught.value) == (f"{path}, session 's1': the engine cannot play this session: the SDK names several "
-                                 "fields as a Python set, whose order depends on the hash seed")
+                                 "fields as a Python set, whose order depends on the hash seed "
+                                 "(finding a2a-envelope-field-sets)")

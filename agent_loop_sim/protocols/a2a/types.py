@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import calendar
 from datetime import datetime
 from dataclasses import dataclass, field
 from typing import Any
@@ -281,6 +282,32 @@ def _scalar(spec: FieldSpec, value: Any, path: str) -> Any:
         raise ParseFailure(f"{exc} at {path}") from None
 
 
+#: ``datetime.strptime``'s pattern for ``%Y-%m-%dT%H:%M:%S`` (CPython's ``_strptime``, the same in every
+#: version since 3.7)
+_SECONDS_FORMAT = "%Y-%m-%dT%H:%M:%S"
+_SECONDS_TEXT = re.compile(r"(?P<Y>\d\d\d\d)-(?P<m>1[0-2]|0[1-9]|[1-9])-(?P<d>3[01]|[12]\d|0[1-9]|[1-9]| [1-9])"
+                           r"[Tt](?P<H>2[0-3]|[0-1]\d|\d):(?P<M>[0-5]\d|\d):(?P<S>6[0-1]|[0-5]\d|\d)", re.IGNORECASE)
+
+
+def _strptime(text: str) -> datetime:
+    """``datetime.strptime(text, "%Y-%m-%dT%H:%M:%S")`` with the texts of its ``ValueError`` as
+    CPython 3.11 (the SDK's interpreter) writes them, whatever Python runs the engine (later
+    versions reword the date checks; Pyodide's is 3.14)."""
+    found = _SECONDS_TEXT.match(text)
+    if found is None:
+        raise ValueError(f"time data {text!r} does not match format {_SECONDS_FORMAT!r}")
+    if found.end() != len(text):
+        raise ValueError(f"unconverted data remains: {text[found.end():]}")
+    year, month, day, hour, minute, second = (int(found.group(k)) for k in "YmdHMS")
+    if year < 1:
+        raise ValueError(f"year {year} is out of range")
+    if day > calendar.monthrange(year, month)[1]:
+        raise ValueError("day is out of range for month")
+    if second > 59:
+        raise ValueError("second must be in 0..59")
+    return datetime(year, month, day, hour, minute, second)
+
+
 def _timestamp_nanoseconds(value: Any) -> int:
     """protobuf's ``Timestamp.FromJsonString``, as nanoseconds since the epoch (what the SDK's
     store compares); its ``ValueError`` texts, Python's own where it lets Python's through."""
@@ -297,7 +324,7 @@ def _timestamp_nanoseconds(value: Any) -> int:
     if "t" in seconds_text:
         raise ValueError(f"time data '{seconds_text}' does not match format '%Y-%m-%dT%H:%M:%S', "
                          "lowercase 't' is not accepted")
-    moment = datetime.strptime(seconds_text, "%Y-%m-%dT%H:%M:%S") - datetime(1970, 1, 1)
+    moment = _strptime(seconds_text) - datetime(1970, 1, 1)
     seconds = moment.seconds + moment.days * 86400
     if len(nano_text) > 9:
         raise ValueError(f"Failed to parse Timestamp: nanos {nano_text} more than 9 fractional digits.")
