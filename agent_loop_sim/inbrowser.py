@@ -20,8 +20,8 @@ from .errors import EngineFailure, InputError
 from .project import Project
 from .protocols import FAMILIES
 from .scenarios import Session, load
-from .site.markdown import pretty_json
-from .site.pages import summaries
+from .site.parts.markdown import pretty_json
+from .site.pages.conformance import summaries
 from .transcript import Message, Transcript
 
 

@@ -124,7 +124,7 @@ def summarise(sample: list[str] | None = None, seed: int | None = None) -> dict:
         "oracle": "tests/test_engine_oracle.py (check of every committed recording of every release, every "
                   "finding) and the engine's unit tests (pyproject [tool.mutmut] pytest_add_cli_args_test_selection)",
         "scope": ["agent_loop_sim/protocols/", "agent_loop_sim/normalise.py", "agent_loop_sim/compare.py",
-                  "agent_loop_sim/site/evidence.py"],
+                  "agent_loop_sim/site/findings/evidence.py"],
         "mutants": sum(n for status, n in total.items() if status != "survived, run at import"),  # (a subset)
         "counts": dict(sorted(total.items())),
         "score": round(total["killed"] / judged, 4) if judged else None,

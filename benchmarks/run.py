@@ -303,7 +303,7 @@ def p3_serve_latency(project: Project, repeat: int) -> tuple[str, bool]:
     time apart what a rebuild does: the hook after the same edit (through serve's memo, which
     re-checks and re-renders what the edit touched), the hook from scratch (a clean build's), MkDocs."""
     from agent_loop_sim.site.build import render_checkout
-    from agent_loop_sim.site.incremental import Memo, code_fingerprint
+    from agent_loop_sim.site.mkdocs.incremental import Memo, code_fingerprint
 
     count = max(MIN_PAIRS, repeat)
     with tempfile.TemporaryDirectory(prefix="bench-p3-") as tmp:
@@ -321,7 +321,7 @@ def p3_serve_latency(project: Project, repeat: int) -> tuple[str, bool]:
     ok = statistics.median(latencies) <= 1
     return (f"P3 saved recording -> rebuilt page served under `make serve` (serve --dirty): {spread(latencies, '.2f')} s, "
             f"median (min-max) of {count} edits (goal <= 1 s): {verdict(ok)}\n"
-            f"   what it waits on: the file watcher (file events, site/serving.py; MkDocs then waits 0.1 s for the "
+            f"   what it waits on: the file watcher (file events, site/mkdocs/serving.py; MkDocs then waits 0.1 s for the "
             f"saves to stop); the hook "
             f"re-checks and re-renders what the edit touched {spread(hook, '.2f')} s (from scratch, as a clean build: "
             f"{spread(cold, '.2f')} s); MkDocs rebuilds the pages that changed (the rest: Markdown, Jinja, search)", ok)

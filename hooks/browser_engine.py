@@ -1,5 +1,5 @@
 """MkDocs adapter for the site's in-browser part (the check page, the playground and what they load):
-each event goes to ``agent_loop_sim.site.mkdocs_events``. Listed after conformance_site.py in
+each event goes to ``agent_loop_sim.site.mkdocs.events``. Listed after conformance_site.py in
 mkdocs.yml, which has imported this checkout's package afresh and refused an unreadable scenario."""
 import importlib
 
@@ -7,7 +7,7 @@ _state: dict = {}  # what the events keep between builds (`mkdocs serve` keeps t
 
 
 def _events():
-    return importlib.import_module("agent_loop_sim.site.mkdocs_events")  # the one conformance_site.py imported
+    return importlib.import_module("agent_loop_sim.site.mkdocs.events")  # the one conformance_site.py imported
 
 
 def on_startup(command, dirty):

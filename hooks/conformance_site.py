@@ -1,4 +1,4 @@
-"""MkDocs adapter for the conformance site: each event goes to ``agent_loop_sim.site.mkdocs_events``.
+"""MkDocs adapter for the conformance site: each event goes to ``agent_loop_sim.site.mkdocs.events``.
 Only the fresh import of this checkout's package is done here (the package cannot reload itself)."""
 import importlib
 import os
@@ -7,7 +7,7 @@ import sys
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-EVENTS = "agent_loop_sim.site.mkdocs_events"
+EVENTS = "agent_loop_sim.site.mkdocs.events"
 _last: dict = {}  # what the events keep between builds (`mkdocs serve` keeps this module loaded)
 
 

@@ -1,4 +1,4 @@
-"""MkDocs shows the generated pages' big HTML blocks as they are (`agent_loop_sim.site.rawhtml`):
+"""MkDocs shows the generated pages' big HTML blocks as they are (`agent_loop_sim.site.parts.rawhtml`):
 taken out of the Markdown before it is parsed, put back into the page's HTML after, read by the
 search plugin without the parts it would skip. A hook of its own, beside conformance_site.py, so
 that the benchmark (P2) can build the same pages prerendered, without the conformance hook."""
@@ -10,7 +10,7 @@ _blocks: dict = {}  # page (its source path) -> its blocks, from its Markdown to
 
 
 def _rawhtml():
-    from agent_loop_sim.site import rawhtml  # the current module (`mkdocs serve` may have reloaded it)
+    from agent_loop_sim.site.parts import rawhtml  # the current module (`mkdocs serve` may have reloaded it
 
     return rawhtml
 

@@ -14,7 +14,7 @@ from agent_loop_sim.errors import InputError
 from agent_loop_sim.protocols import FAMILIES
 from agent_loop_sim.protocols.a2a.harness import HARNESS_RULES
 from agent_loop_sim.recording import check_metadata, load_recording
-from agent_loop_sim.site.evidence import Recorded, SameStepsDifferAt
+from agent_loop_sim.site.findings.evidence import Recorded, SameStepsDifferAt
 from conftest import ROOT, run_cli
 
 SEED = scenarios.load(ROOT / "scenarios" / "a2a.json")

@@ -418,7 +418,7 @@ def http_transcript():
 @pytest.fixture(scope="session")
 def http_site(tmp_path_factory) -> Iterator[str]:
     from agent_loop_sim.check import Report, SessionResult
-    from agent_loop_sim.site.pages import Context, render_session
+    from agent_loop_sim.site.pages.conformance import Context, render_session
 
     root = tmp_path_factory.mktemp("http-site")
     t = http_transcript()

@@ -13,7 +13,7 @@ from agent_loop_sim.project import Project
 from agent_loop_sim.protocols.a2a.agent import METHODS as A2A_METHODS
 from agent_loop_sim.protocols.mcp.methods import SURFACE
 from agent_loop_sim.site.build import render_site
-from agent_loop_sim.site.coverage import coverage, problems
+from agent_loop_sim.site.pages.coverage import coverage, problems
 from conftest import ROOT
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from agent_loop_sim.check import every_release, release_report
 from agent_loop_sim.project import Project
-from agent_loop_sim.site.evidence import Recorded, check_findings
+from agent_loop_sim.site.findings.evidence import Recorded, check_findings
 from agent_loop_sim.site.findings import FINDINGS
 from conftest import ROOT
 

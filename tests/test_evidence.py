@@ -1,7 +1,7 @@
-"""Evidence of the findings (agent_loop_sim.site.evidence): a case for each branch of a check."""
+"""Evidence of the findings (agent_loop_sim.site.findings.evidence): a case for each branch of a check."""
 from __future__ import annotations
 
-from agent_loop_sim.site.evidence import NoReply, Recorded
+from agent_loop_sim.site.findings.evidence import NoReply, Recorded
 from agent_loop_sim.transcript import Message, Transcript
 
 C2S = dict(sender="client", receiver="server")
@@ -44,7 +44,7 @@ def test_a_late_error_of_another_code_or_with_an_id_is_no_answer_to_it():
 
 # Each check's verdict in full: the reason a finding fails is what the build prints.
 
-from agent_loop_sim.site.evidence import (  # noqa: E402
+from agent_loop_sim.site.findings.evidence import (  # noqa: E402
     Absent, At, ErrorCode, Finding, IsRaw, JsonEquals, Present, ScenarioEquals, ValuesDiffer, check_finding,
     parse_path)
 
@@ -161,7 +161,7 @@ def _refusal(data) -> tuple[str, str | None, str | None]:
     import pytest
 
     from agent_loop_sim.errors import InputError
-    from agent_loop_sim.site.evidence import load_findings
+    from agent_loop_sim.site.findings.evidence import load_findings
 
     with pytest.raises(InputError) as caught:
         load_findings(data, "findings.json")
@@ -169,7 +169,7 @@ def _refusal(data) -> tuple[str, str | None, str | None]:
 
 
 def test_a_finding_is_read_field_by_field():
-    from agent_loop_sim.site.evidence import At, ErrorCode, Finding, JsonEquals, ValuesDiffer, load_findings
+    from agent_loop_sim.site.findings.evidence import At, ErrorCode, Finding, JsonEquals, ValuesDiffer, load_findings
 
     data = {"findings": [_finding(kind="departure", specification="Spec says", spec="https://spec.example/a#b", evidence=[
         {"kind": "JsonEquals", "session": "s", "message": 1, "path": "$.a", "value": None},
@@ -212,7 +212,7 @@ def test_evidence_with_a_field_of_the_wrong_type_is_refused():
 
 
 def test_same_steps_evidence_reads_its_message_numbers():
-    from agent_loop_sim.site.evidence import SameStepsDifferAt, load_findings
+    from agent_loop_sim.site.findings.evidence import SameStepsDifferAt, load_findings
 
     (finding,) = load_findings({"findings": [_finding(evidence=[
         {"kind": "SameStepsDifferAt", "a": "s1", "b": "s2", "messages": [2, 5]}])]}, "findings.json")

@@ -585,7 +585,7 @@ def test_two_writers_of_one_file_never_clash(tmp_path: Path):
 
 # --- the swapped engine -------------------------------------------------------------------------
 def test_strict_build_refuses_another_engine_unless_meant(tmp_path: Path):
-    from agent_loop_sim.site import engine_note
+    from agent_loop_sim.site.pages import engine_note
 
     refused = engine_note.refusal("test_site_fakes:replay_snapshot", strict=True, allow=None)
     assert refused and "AGENT_LOOP_SIM_ALLOW_OTHER_ENGINE=1" in refused
@@ -605,7 +605,7 @@ def test_strict_build_refuses_another_engine_unless_meant(tmp_path: Path):
 def test_a_report_says_which_engine_and_the_overview_too():
     from agent_loop_sim.check import PROJECT_ENGINE, build_report, engine_name
     from agent_loop_sim.project import Project
-    from agent_loop_sim.site.engine_note import with_overview_note
+    from agent_loop_sim.site.pages.engine_note import with_overview_note
 
     project = Project(ROOT)
     files = project.scenario_files([SCN])

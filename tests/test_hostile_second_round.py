@@ -155,7 +155,7 @@ def test_every_path_made_of_a_name_checks_the_rule():
     them some other way (a recording's own) still cannot become a path."""
     from agent_loop_sim.errors import InputError
     from agent_loop_sim.exports import har_path, jsonl_path
-    from agent_loop_sim.site.pages import session_page
+    from agent_loop_sim.site.pages.conformance import session_page
 
     for make in (lambda n: session_page("mcp", n), lambda n: jsonl_path("mcp", n), har_path):
         for bad in ("../../recordings/x", "x\n", "a" * 101, "X"):
@@ -170,7 +170,7 @@ def _old_page_url(path: str) -> str:
 
 
 def test_legacy_index_and_legacy_have_pages_of_their_own():
-    from agent_loop_sim.site.pages import href, page_url, session_page
+    from agent_loop_sim.site.pages.conformance import href, page_url, session_page
 
     names = ["legacy_index", "legacy_", "index", "x_index", "x_"]
     # (a URL with and without its final slash is one page: the server redirects one to the other)

@@ -224,7 +224,7 @@ def test_the_committed_conformance_suite_table_has_one_verdict_per_check_and_a_f
 
 
 def test_the_suite_page_shows_both_columns_and_names_a_difference(tmp_path: Path):
-    from agent_loop_sim.site.suite_page import SUITE_TABLE, render_suite
+    from agent_loop_sim.site.pages.suite import SUITE_TABLE, render_suite
 
     page = render_suite(ROOT)
     data = json.loads((ROOT / SUITE_TABLE).read_text())
@@ -239,7 +239,7 @@ def test_the_suite_page_shows_both_columns_and_names_a_difference(tmp_path: Path
 
 def test_the_http_findings_hold_and_a_changed_envelope_breaks_them():
     from agent_loop_sim.recording import load_recording
-    from agent_loop_sim.site.evidence import Recorded, check_finding, load_findings
+    from agent_loop_sim.site.findings.evidence import Recorded, check_finding, load_findings
     from agent_loop_sim.site.findings import FINDINGS_FILE
 
     findings = [f for f in load_findings(json.loads(FINDINGS_FILE.read_text()), str(FINDINGS_FILE))

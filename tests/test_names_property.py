@@ -114,7 +114,7 @@ def _site_links(outdir: Path) -> list[tuple[str, str]]:
 
 def _resolves(outdir: Path, page: str, target: str) -> bool:
     """A Markdown link resolves to a file; a raw-HTML one (a directory URL) to a page's URL."""
-    from agent_loop_sim.site.pages import page_url
+    from agent_loop_sim.site.pages.conformance import page_url
 
     target = target.split("#", 1)[0]
     if target.endswith((".md", ".jsonl", ".har")):
@@ -144,7 +144,7 @@ def named_project(tmp_path_factory) -> tuple[Path, list[str]]:
 
 
 def test_the_names_taken_render_with_working_links(named_project, tmp_path: Path):
-    from agent_loop_sim.site.pages import page_url, session_page
+    from agent_loop_sim.site.pages.conformance import page_url, session_page
 
     project, names = named_project
     urls = [page_url(session_page("mcp", n)).rstrip("/").casefold() for n in names]
@@ -175,7 +175,7 @@ def test_the_names_taken_pass_one_strict_mkdocs_build(named_project, tmp_path: P
     done = subprocess.run([MKDOCS, "build", "--strict", "--site-dir", str(tmp_path / "site")], cwd=project,
                           capture_output=True, text=True, env=env, timeout=900)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-3000:]
-    from agent_loop_sim.site.pages import page_url, session_page
+    from agent_loop_sim.site.pages.conformance import page_url, session_page
 
     site = tmp_path / "site"
     linked, broken = _built_links(site)

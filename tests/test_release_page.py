@@ -11,8 +11,8 @@ from agent_loop_sim.check import build_report
 from agent_loop_sim.project import Project
 from agent_loop_sim.releases import compare_release, model_with_rules
 from agent_loop_sim.site import render_site
-from agent_loop_sim.site.pages import Context
-from agent_loop_sim.site.releases import json_lines, releases_page, render_releases
+from agent_loop_sim.site.pages.conformance import Context
+from agent_loop_sim.site.pages.releases import json_lines, releases_page, render_releases
 from conftest import ROOT
 
 PROJECT = Project(ROOT)
@@ -36,7 +36,7 @@ def test_the_checkout_has_no_release_problem(comparison):
 
 
 def test_the_page_lists_every_scenario_with_its_verdict(comparison, page):
-    # The table is HTML (site/rawhtml.py): one row per session, its link, scenario file and verdict.
+    # The table is HTML (site/parts/rawhtml.py): one row per session, its link, scenario file and verdict.
     rows = {m.group(1): m.group(2) for m in
             re.finditer(r'^<tr>\n<td><a href="[^"]*">(\S+?)</a></td>\n<td data-label="Scenario file"><code>[^<]+</code></td>\n'
                         r'<td data-label="[^"]+">(.*?)</td>$', page, re.M)}
@@ -105,7 +105,7 @@ def test_the_mcp_page_lists_every_scenario_and_every_differing_message():
     assert comparison.problems == []
     page = render_releases(Context(build_report(PROJECT), []), [comparison], "mcp")
     names = [s.name for f in PROJECT.scenario_files() if f.family == "mcp" for s in f.sessions]
-    for name in names:  # the tables are HTML, their links page-relative URLs (site/rawhtml.py)
+    for name in names:  # the tables are HTML, their links page-relative URLs (site/parts/rawhtml.py)
         assert f'<tr>\n<td><a href="../sessions/{name}/">{name}</a></td>\n<td data-label="Scenario file"><code>scenarios/' in page, name
     rows = set(re.findall(r'^<tr>\n<td><a href="\.\./sessions/\S+/">(\S+?)</a></td>\n<td data-label="Message">(\d+)</td>\n'
                           r'<td data-label="Differing JSON paths">(.+)</td>\n</tr>$',

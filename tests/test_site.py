@@ -20,10 +20,10 @@ from markdown_it import MarkdownIt
 
 from agent_loop_sim.project import Project
 from agent_loop_sim.site import FINDINGS, render_site
-from agent_loop_sim.site.evidence import (Absent, At, ErrorCode, IsRaw, JsonEquals, NoReply, Present, Recorded,
+from agent_loop_sim.site.findings.evidence import (Absent, At, ErrorCode, IsRaw, JsonEquals, NoReply, Present, Recorded,
                                           ScenarioEquals, ValuesDiffer, check_finding, parse_path, resolve)
-from agent_loop_sim.site.markdown import code, fence, text
-from agent_loop_sim.site.pages import Context, session_page
+from agent_loop_sim.site.parts.markdown import code, fence, text
+from agent_loop_sim.site.pages.conformance import Context, session_page
 from agent_loop_sim.check import Report, SessionResult
 from agent_loop_sim.jsonio import json_path
 from agent_loop_sim.transcript import Message, Transcript
@@ -178,7 +178,7 @@ def test_evidence_kinds():
 
 
 def test_evidence_that_points_nowhere_fails_with_a_reason():
-    from agent_loop_sim.site.evidence import Finding
+    from agent_loop_sim.site.findings.evidence import Finding
 
     sessions = Recorded({"a": transcript("a", Message(**C2S, json={"id": 1}))})
     f = Finding("x", "mcp", "observation", "t", "s", (JsonEquals("zz", 1, "$.id", 1), JsonEquals("a", 5, "$.id", 1)))
@@ -249,7 +249,7 @@ def test_a_session_page_links_its_scenario_in_the_playground_from_its_summary(pr
     from mkdocs.utils import get_relative_url
 
     from agent_loop_sim.site import browser
-    from agent_loop_sim.site.pages import href, page_url
+    from agent_loop_sim.site.pages.conformance import href, page_url
 
     linked = render_site(Project(project), replay(committed), playground=True)
     scenarios = {s.name: (f, s) for f in Project(project).scenario_files() for s in f.sessions}
@@ -361,7 +361,7 @@ def test_recorded_markup_renders_as_text_with_the_sites_markdown_extensions():
     s = SessionResult(t.name, "mcp", "r.json", "s.json", t, t)
     report = Report((type("F", (), {"sessions": (s,), "family": "mcp"})(),))
     ctx = Context(report, [])
-    from agent_loop_sim.site.pages import render_session
+    from agent_loop_sim.site.pages.conformance import render_session
 
     file = type("F", (), {"sdk": {"package": "mcp", "version": "0"}, "transport": "stdio"})()
     page = render_session(ctx, s, file)
@@ -378,7 +378,7 @@ def test_every_finding_fails_when_any_of_its_values_changes(site, committed):
     """Each JSON value a finding relies on, changed in a copy of the recordings, breaks that finding."""
     import copy
 
-    from agent_loop_sim.site.evidence import check_finding
+    from agent_loop_sim.site.findings.evidence import check_finding
 
     checked = [r.finding for r in site.findings if r.checked]
     assert checked
@@ -404,7 +404,7 @@ def test_the_protocol_pages_draw_the_engines_own_tables():
     """The rules shown are the engine's tables themselves: change a table and the page changes."""
     from agent_loop_sim.protocols.a2a.states import TASK_TRANSITIONS
     from agent_loop_sim.protocols.mcp.eras import ERA_TRANSITIONS
-    from agent_loop_sim.site.pages import _rules
+    from agent_loop_sim.site.pages.conformance import _rules
 
     mcp = "\n".join(_rules("mcp"))
     assert mcp.count("\n| `") == len(ERA_TRANSITIONS)
@@ -419,7 +419,7 @@ def test_the_findings_file_is_validated_naming_the_place():
     import json
 
     from agent_loop_sim.errors import InputError
-    from agent_loop_sim.site.evidence import load_findings
+    from agent_loop_sim.site.findings.evidence import load_findings
     from agent_loop_sim.site.findings import FINDINGS, FINDINGS_FILE
 
     data = json.loads(FINDINGS_FILE.read_text())
@@ -433,7 +433,7 @@ def test_a_departure_links_the_specifications_section():
     import json
 
     from agent_loop_sim.errors import InputError
-    from agent_loop_sim.site.evidence import load_findings
+    from agent_loop_sim.site.findings.evidence import load_findings
     from agent_loop_sim.site.findings import FINDINGS, FINDINGS_FILE
 
     assert all(f.spec and f.spec.startswith("https://") and "#" in f.spec for f in FINDINGS if f.kind == "departure")
@@ -459,7 +459,7 @@ def test_findings_link_the_spec_and_point_at_the_line(site):
 
 
 def test_summaries_are_shared_within_a_render_only(committed):
-    from agent_loop_sim.site.wirelog import summaries_kept, summarise
+    from agent_loop_sim.site.parts.wirelog import summaries_kept, summarise
 
     messages = committed["legacy_tour"].messages
     with summaries_kept():

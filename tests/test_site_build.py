@@ -127,7 +127,7 @@ config = load_config("mkdocs.yml")
 hook = next(h for name, h in config.hooks.items() if name.endswith("conformance_site.py"))
 hook.on_config(config)
 first = hook._last["site"].pages["index.md"].splitlines()[0]
-pages = Path("agent_loop_sim/site/pages.py")
+pages = Path("agent_loop_sim/site/pages/conformance.py")
 pages.write_text(pages.read_text().replace('"# Conformance"', '"# Conformance, reloaded"'))
 hook.on_config(load_config("mkdocs.yml"))
 print(first, "|", hook._last["site"].pages["index.md"].splitlines()[0])
@@ -247,7 +247,7 @@ def test_titles_that_look_like_markup_are_shown_as_text_and_the_strict_build_pas
         assert first and html_lib.unescape(first.group(1)) == title, (name, first and first.group(1))
         assert "doc-module" not in article and "<details class=\"danger\"" not in article, name
         assert "tabbed-set" not in article and "<script>window" not in article, name
-    # The index pages' tables are raw HTML (site/rawhtml.py): the titles there are text too.
+    # The index pages' tables are raw HTML (site/parts/rawhtml.py): the titles there are text too.
     for index in ("features", "modes"):
         page = (tmp_path / "site" / "mcp" / index / "index.html").read_text()
         for name, title in zip(names, MARKUP_TITLES):

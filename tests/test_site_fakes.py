@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from agent_loop_sim.errors import InputError
 from agent_loop_sim.jsonio import json_path
-from agent_loop_sim.site.evidence import parse_path
+from agent_loop_sim.site.findings.evidence import parse_path
 from agent_loop_sim.project import SITE_INPUTS
 from agent_loop_sim.recording import load_recording
 from agent_loop_sim.transcript import Transcript

@@ -1,4 +1,4 @@
-"""`mkdocs serve`'s memo (site/incremental.py): what it keeps is what a full build computes.
+"""`mkdocs serve`'s memo (site/mkdocs/incremental.py): what it keeps is what a full build computes.
 
 An edit goes through the memo, and the site it gives is compared, page by page and problem by
 problem, with a full build of the same bytes; an edit of the engine's source drops the memo."""
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from agent_loop_sim.site.build import render_checkout
-from agent_loop_sim.site.incremental import Memo, code_fingerprint
+from agent_loop_sim.site.mkdocs.incremental import Memo, code_fingerprint
 from test_site_fakes import consistent_copy, edit_recording
 
 

@@ -1,4 +1,4 @@
-"""The pages' raw HTML blocks (site/rawhtml.py, hooks/raw_html.py): taken out of the Markdown
+"""The pages' raw HTML blocks (site/parts/rawhtml.py, hooks/raw_html.py): taken out of the Markdown
 only when their mark is this package's, given back whole, their ids and their search text the
 same as the parsers MkDocs and the search plugin would have found; and every link of the index
 tables, written as HTML (which MkDocs does not check), resolves in the built site."""
@@ -15,7 +15,8 @@ from material.plugins.search.plugin import Parser as SearchParser
 from mkdocs.structure.pages import _HTMLHandler
 
 from agent_loop_sim.project import Project
-from agent_loop_sim.site import rawhtml, render_site
+from agent_loop_sim.site import render_site
+from agent_loop_sim.site.parts import rawhtml
 from test_site_fakes import ROOT, built_site
 
 

@@ -1,4 +1,4 @@
-"""`mkdocs serve`'s watcher (site/serving.py): file events instead of polling, for the paths MkDocs
+"""`mkdocs serve`'s watcher (site/mkdocs/serving.py): file events instead of polling, for the paths MkDocs
 watched, and only for changes: reading a watched file (each build reads the recordings) starts
 no rebuild."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import watchdog.observers
 import watchdog.observers.polling
 from mkdocs.livereload import LiveReloadServer
 
-from agent_loop_sim.site import serving
+from agent_loop_sim.site.mkdocs import serving
 
 pytestmark = pytest.mark.skipif(watchdog.observers.Observer is watchdog.observers.polling.PollingObserver,
                                 reason="no native file events here: serve keeps MkDocs' polling")

@@ -11,7 +11,7 @@ so that nothing is fetched from anywhere but the site's own origin:
 * the two pages (:func:`check_page`, :func:`playground_page`), which load their scripts from
   ``docs/javascripts/``; no other page loads the runtime.
 
-``hooks/browser_engine.py`` adapts this to MkDocs (through `mkdocs_events`).
+``hooks/browser_engine.py`` adapts this to MkDocs (through `mkdocs.events`).
 """
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ from ..limits import FILE_BYTES
 from ..project import Project
 from ..protocols import FAMILIES
 from ..scenarios import ScenarioFile, Session
-from .pages import link
-from .sources import FORMAT_PAGE
+from .pages.conformance import link
+from .pages.sources import FORMAT_PAGE
 
 FOLDER = "browser"  # under the site's root: the pages, the runtime, the engine, the data
 CHECK_PAGE = f"{FOLDER}/check.md"

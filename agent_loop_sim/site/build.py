@@ -22,28 +22,28 @@ from ..project import Project
 from ..scenarios import ScenarioFile
 from ..staging import check_tree, write_tree
 from ..protocols import FAMILIES
-from .architecture import ARCHITECTURE_PAGE, render_architecture
-from .peers_page import PEERS_PAGE, render_peers
-from .suite_page import SUITE_PAGE, render_suite
-from .badge import conformance_badge
-from .coverage import COVERAGE_PAGE, coverage, render_coverage
-from .coverage import problems as coverage_problems
-from .wire_types import WIRE_TYPES_PAGE, failures, load_verdicts, render_wire_types
-from .wire_types import problems as verdict_problems
-from .engine_note import with_overview_note
-from .evidence import Finding, FindingResult, Recorded, check_findings
+from .pages.architecture import ARCHITECTURE_PAGE, render_architecture
+from .pages.peers import PEERS_PAGE, render_peers
+from .pages.suite import SUITE_PAGE, render_suite
+from .parts.badge import conformance_badge
+from .pages.coverage import COVERAGE_PAGE, coverage, render_coverage
+from .pages.coverage import problems as coverage_problems
+from .pages.wire_types import WIRE_TYPES_PAGE, failures, load_verdicts, render_wire_types
+from .pages.wire_types import problems as verdict_problems
+from .pages.engine_note import with_overview_note
+from .findings.evidence import Finding, FindingResult, Recorded, check_findings
 from .findings import FINDINGS
-from .incremental import Memo
-from .wirelog import summaries_kept
-from .navigation import features, features_page, modes_page, render_features, render_modes
-from .pages import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, eras_page, family_name, family_page, href, link, page_url, render_eras,
+from .mkdocs.incremental import Memo
+from .parts.wirelog import summaries_kept
+from .pages.navigation import features, features_page, modes_page, render_features, render_modes
+from .pages.conformance import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, eras_page, family_name, family_page, href, link, page_url, render_eras,
                     render_family, render_findings, render_overview, render_results, render_session)
 from .beside import Beside
-from .releases import release_pages, releases_page
+from .pages.releases import release_pages, releases_page
 from .report import report_json
-from .worlds import INDEX as WORLDS_INDEX
-from .worlds import render_worlds, world_page_of
-from .sources import (FORMAT_PAGE, SERVERS_PAGE, reference_modules, reference_page, render_format,
+from .pages.worlds import INDEX as WORLDS_INDEX
+from .pages.worlds import render_worlds, world_page_of
+from .pages.sources import (FORMAT_PAGE, SERVERS_PAGE, reference_modules, reference_page, render_format,
                       render_reference, render_reference_index, render_servers)
 
 REPORT_FILE = "conformance.json"
@@ -357,7 +357,7 @@ def render_checkout(root: Path, engine_spec: str = "", directory_urls: bool = Tr
     """`render_site` for the checkout at ``root``, with the engine ``module:function`` names, if any;
     ``repo_url`` (mkdocs.yml's) is where the pages link the recordings and scenario files;
     ``playground``: whether the session pages link theirs in the playground.
-    ``memo`` is `mkdocs serve`'s (see `incremental`); never used with another engine."""
+    ``memo`` is `mkdocs serve`'s (see `mkdocs.incremental`); never used with another engine."""
     if memo is not None:
         memo.start()
     site = render_site(Project(root), run_session=load_engine(engine_spec) if engine_spec else None,
@@ -371,7 +371,7 @@ def render_checkout(root: Path, engine_spec: str = "", directory_urls: bool = Tr
 def sessions_of_pages(site: Site) -> dict[str, str]:
     """Each session page's path -> the session it shows (so that an error while MkDocs renders a
     page can name its session)."""
-    from .pages import session_page
+    from .pages.conformance import session_page
 
     return {session_page(s.family, s.name): s.name for s in site.report.sessions}
 

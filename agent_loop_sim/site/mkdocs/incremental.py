@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Hashable, TypeVar
 
-from ..limits import LIMITS
+from ...limits import LIMITS
 
 T = TypeVar("T")
 

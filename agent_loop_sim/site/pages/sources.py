@@ -10,13 +10,13 @@ import importlib
 import inspect
 from typing import Any
 
-from ..errors import InputError
-from ..jsonio import read_file
-from ..project import Project
-from ..protocols import FAMILIES
-from ..schema import Field
-from .markdown import code, fence, table, text
-from .pages import family_name
+from ...errors import InputError
+from ...jsonio import read_file
+from ...project import Project
+from ...protocols import FAMILIES
+from ...schema import Field
+from ..parts.markdown import code, fence, table, text
+from .conformance import family_name
 
 CORE_MODULES = ("agent_loop_sim.engine", "agent_loop_sim.check", "agent_loop_sim.compare",
                 "agent_loop_sim.normalise", "agent_loop_sim.scenarios", "agent_loop_sim.transcript",
@@ -129,7 +129,7 @@ def render_format(families: list[str]) -> str:
 
 def limits_section() -> list[str]:
     """The limits on input (`agent_loop_sim.limits`), drawn from the code that enforces them."""
-    from ..limits import LIMITS
+    from ...limits import LIMITS
 
     return ["", "## Limits", "",
             "Scenario and recording files are strict JSON (RFC 8259): no `NaN`, `Infinity` or numbers out of "

@@ -30,10 +30,12 @@ from typing import Any, Callable, Hashable, TypeVar
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from ..jsonio import write_atomic
-from ..project import Project
-from . import browser, engine_note, serving
-from .build import keep_pages, render_checkout, sessions_of_pages, summary
+from ...jsonio import write_atomic
+from ...project import Project
+from .. import browser
+from ..pages import engine_note
+from . import serving
+from ..build import keep_pages, render_checkout, sessions_of_pages, summary
 from .incremental import Memo, code_fingerprint
 
 T = TypeVar("T")

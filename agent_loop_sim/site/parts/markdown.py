@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from ..jsonio import short_json
+from ...jsonio import short_json
 
 # Python-Markdown's escapable characters, plus '|' (the tables extension adds it), each with a
 # backslash before it (a table for str.translate: one call in C, where a regular expression's

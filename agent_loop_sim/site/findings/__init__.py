@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..jsonio import load_json
+from ...jsonio import load_json
 from .evidence import Finding, load_findings
 
 FINDINGS_FILE = Path(__file__).with_name("findings.json")

@@ -14,11 +14,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..protocols.a2a.agent import METHODS as A2A_METHODS
-from ..protocols.mcp.methods import NOT_SENT_BY_THE_FIXTURE, SURFACE, UNREACHABLE_IN
-from ..protocols.mcp.versions import META_PROTOCOL_VERSION, STATELESS_VERSIONS
-from ..transcript import Transcript
-from .markdown import code, table, text
+from ...protocols.a2a.agent import METHODS as A2A_METHODS
+from ...protocols.mcp.methods import NOT_SENT_BY_THE_FIXTURE, SURFACE, UNREACHABLE_IN
+from ...protocols.mcp.versions import META_PROTOCOL_VERSION, STATELESS_VERSIONS
+from ...transcript import Transcript
+from ..parts.markdown import code, table, text
 
 COVERAGE_PAGE = "coverage.md"
 ERAS = ("handshake", "2026-07-28")

@@ -7,8 +7,8 @@ overview, and the strict build (what publishes) refuses one unless
 """
 from __future__ import annotations
 
-from ..check import PROJECT_ENGINE, Report
-from .markdown import code
+from ...check import PROJECT_ENGINE, Report
+from ..parts.markdown import code
 
 ALLOW = "AGENT_LOOP_SIM_ALLOW_OTHER_ENGINE"
 

@@ -7,9 +7,9 @@ import inspect
 import pkgutil
 import re
 
-from ..protocols import FAMILIES
-from .evidence import EVIDENCE_KINDS
-from .markdown import code, fence, table, text
+from ...protocols import FAMILIES
+from ..findings.evidence import EVIDENCE_KINDS
+from ..parts.markdown import code, fence, table, text
 
 ARCHITECTURE_PAGE = "architecture.md"
 
@@ -99,7 +99,7 @@ def render_architecture() -> str:
         "- **A family**: a package `protocols/<family>/` with its model, a `scenario` module "
         "(`SESSION_FIELDS`, `validate`), a `family.json` and `FAMILY = Family.from_file(...)`; one line in "
         "`protocols/__init__.py`; a recorder in `scripts/` and a fixture server in `conformance/`.",
-        "- **A finding**: an entry in `agent_loop_sim/site/findings.json` with its evidence, each of one of "
+        "- **A finding**: an entry in `agent_loop_sim/site/findings/findings.json` with its evidence, each of one of "
         f"these kinds: {', '.join(code(k) for k in EVIDENCE_KINDS)}. The build checks it against the "
         "committed recordings.", "",
     ]

@@ -16,18 +16,18 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from ..check import RecordingResult, Report, SessionResult
-from ..compare import MISSING
-from ..exports import har_path, jsonl_path
-from ..names import path_part
-from ..protocols import FAMILIES, Code, RuleTable
-from ..transcript import Message, Transcript
-from .evidence import KINDS, Finding, FindingResult
-from .lifecycle import REFUSED, diagram
+from ...check import RecordingResult, Report, SessionResult
+from ...compare import MISSING
+from ...exports import har_path, jsonl_path
+from ...names import path_part
+from ...protocols import FAMILIES, Code, RuleTable
+from ...transcript import Message, Transcript
+from ..findings.evidence import KINDS, Finding, FindingResult
+from ..parts.lifecycle import REFUSED, diagram
 from .navigation import features_page, modes_page
-from .rawhtml import block
-from .wirelog import FOLD_LINES, keywords, message_html, pointer, summarise
-from .markdown import code, compact_json, indent, json_value, table, text, title, visible
+from ..parts.rawhtml import block
+from ..parts.wirelog import FOLD_LINES, keywords, message_html, pointer, summarise
+from ..parts.markdown import code, compact_json, indent, json_value, table, text, title, visible
 
 # Sessions named <prefix>_<scenario>: the same scenario played in different MCP eras.
 ERA_PREFIXES = ("legacy", "modern", "auto")
@@ -125,7 +125,7 @@ def _relative_url(source: str, target: str, directory_urls: bool) -> str:
 
 def evidence_anchor(n: int, path: str) -> str:
     """The id of a message's line at a JSON path: ``m3:/result/isError`` (``m3`` for the whole message)."""
-    from .evidence import parse_path
+    from ..findings.evidence import parse_path
 
     p = pointer(parse_path(path))
     return f"m{n}:{p}" if p else anchor(n)
@@ -198,7 +198,7 @@ class Context:
 
     def points_at_line(self, p: Any) -> bool:
         """Whether the place's JSON path is a line of its message (an absent member is not)."""
-        from .evidence import resolve
+        from ..findings.evidence import resolve
 
         transcript = self.transcript(p.session)
         if transcript is None or not 1 <= p.message <= len(transcript.messages) or p.path in ("", "$"):
@@ -712,7 +712,7 @@ def _era_row(ctx: Context, page: str, sessions: list[SessionResult], i: int, lab
 def _differing_paths(s: SessionResult, group: list[int], lines: list[Any], what: str, m: Message) -> str:
     """The JSON paths where this answer differs from the first era's answer to the same request
     (the JSON-RPC id aside: it counts the requests before it)."""
-    from ..compare import diff_json
+    from ...compare import diff_json
 
     other = next((s.recorded.messages[n - 1] for n in group if lines[n - 1].what == what), None)
     if other is None or other.is_raw or m.is_raw:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .markdown import code, table, text
+from ..parts.markdown import code, table, text
 
 SUITE_PAGE = "mcp-conformance-suite.md"
 SUITE_TABLE = Path("recordings") / "verdicts" / "mcp_conformance_suite.json"

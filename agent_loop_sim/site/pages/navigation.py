@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..check import SessionResult
-from ..transcript import Transcript
-from . import rawhtml
-from .markdown import text
-from .wirelog import http_of, summarise
+from ...check import SessionResult
+from ...transcript import Transcript
+from ..parts import rawhtml
+from ..parts.markdown import text
+from ..parts.wirelog import http_of, summarise
 
 _CAMEL = re.compile(r"[A-Z][a-z0-9]*")
 

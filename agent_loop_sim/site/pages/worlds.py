@@ -12,21 +12,21 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
-from ..jsonio import load_json
-from ..project import Project
-from ..protocols.mcp import annotations as mcp_annotations
-from ..protocols.mcp import world as mcp_world_format
-from ..protocols.mcp.annotations import Kind
-from ..protocols.mcp.definition import ServerDefinition
-from ..protocols.a2a import world as a2a_world_format
-from ..protocols.a2a.research import RESEARCH_WORLD
-from ..protocols.a2a.states import TERMINAL
-from ..protocols.mcp.fixture import FIXTURE_WORLD
-from ..scenarios import ScenarioFile
-from .markdown import code, fence, table, text
-from ..names import path_part
-from .pages import link, session_page
+from ...errors import InputError
+from ...jsonio import load_json
+from ...project import Project
+from ...protocols.mcp import annotations as mcp_annotations
+from ...protocols.mcp import world as mcp_world_format
+from ...protocols.mcp.annotations import Kind
+from ...protocols.mcp.definition import ServerDefinition
+from ...protocols.a2a import world as a2a_world_format
+from ...protocols.a2a.research import RESEARCH_WORLD
+from ...protocols.a2a.states import TERMINAL
+from ...protocols.mcp.fixture import FIXTURE_WORLD
+from ...scenarios import ScenarioFile
+from ..parts.markdown import code, fence, table, text
+from ...names import path_part
+from .conformance import link, session_page
 from .sources import docstring_markdown
 
 INDEX = "worlds/index.md"

@@ -10,16 +10,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..check import Engine, Report
-from ..compare import MISSING
-from ..project import Project
-from ..protocols import FAMILIES
-from ..scenarios import ScenarioFile
-from ..releases import ReleaseComparison, SessionPair, compare_release
-from ..transcript import Message
-from . import rawhtml
-from .markdown import code, fence, table, text
-from .pages import Context, family_name, href, link
+from ...check import Engine, Report
+from ...compare import MISSING
+from ...project import Project
+from ...protocols import FAMILIES
+from ...scenarios import ScenarioFile
+from ...releases import ReleaseComparison, SessionPair, compare_release
+from ...transcript import Message
+from ..parts import rawhtml
+from ..parts.markdown import code, fence, table, text
+from .conformance import Context, family_name, href, link
 
 
 SIDE_BY_SIDE = 12  #: message pairs drawn in full per change; a table lists them all

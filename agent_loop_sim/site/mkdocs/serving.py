@@ -1,6 +1,6 @@
 """What `mkdocs serve` (``make serve``) needs beyond a build: a watcher that reacts at once, the
 theme's templates compiled once, and a search index merged page by page after a dirty rebuild.
-Used by `mkdocs_events` (hooks/conformance_site.py); none of it runs in ``mkdocs build``.
+Used by `events` (hooks/conformance_site.py); none of it runs in ``mkdocs build``.
 """
 from __future__ import annotations
 

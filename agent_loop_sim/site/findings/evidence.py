@@ -17,12 +17,12 @@ import re
 from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
-from ..compare import MISSING, diff_transcripts, show
-from ..errors import InputError
-from ..jsonio import json_path
-from ..schema import Field, check_object
-from ..transcript import Message, Transcript
-from .markdown import code, json_value
+from ...compare import MISSING, diff_transcripts, show
+from ...errors import InputError
+from ...jsonio import json_path
+from ...schema import Field, check_object
+from ...transcript import Message, Transcript
+from ..parts.markdown import code, json_value
 
 KINDS = {
     "observation": "What the recordings showed",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator
 
-from ..transcript import Message, Transcript
+from ...transcript import Message, Transcript
 from .markdown import visible
 
 FOLD_LINES = 12  # a body longer than this is folded by the page's script (never without it)

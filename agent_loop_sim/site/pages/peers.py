@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .markdown import fence
+from ..parts.markdown import fence
 
 PEERS_PAGE = "use-in-tests.md"
 EXAMPLE = Path(__file__).with_name("use_in_tests_example.txt")

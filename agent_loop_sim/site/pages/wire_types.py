@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InputError
-from ..jsonio import load_json
-from ..project import Project
-from ..schema import Field, check_object, describe
-from ..transcript import Transcript
-from .markdown import table, text
+from ...errors import InputError
+from ...jsonio import load_json
+from ...project import Project
+from ...schema import Field, check_object, describe
+from ...transcript import Transcript
+from ..parts.markdown import table, text
 
 VERDICTS_FILE = "verdicts/wire_types.json"
 WIRE_TYPES_PAGE = "wire-types.md"
