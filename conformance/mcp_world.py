@@ -245,24 +245,12 @@ class _Writer:
 
     def resource(self, resource: dict[str, Any], index: int) -> str:
         value = (f"base64.b64decode({resource['blob']!r})" if "blob" in resource else repr(resource.get("text", "")))
-        options = [repr(resource["uri"]), f"name={resource['name']!r}"]
-        if "title" in resource:
-            options.append(f"title={resource['title']!r}")
-        if "description" in resource:
-            options.append(f"description={resource['description']!r}")
-        if "mime_type" in resource:
-            options.append(f"mime_type={resource['mime_type']!r}")
+        options = _resource_options(repr(resource["uri"]), resource)
         return f"@mcp.resource({', '.join(options)})\ndef _resource_{index}():\n    return {value}\n"
 
     def template(self, template: dict[str, Any], index: int) -> str:
         names = [_name(n) for n in re.findall(r"\{([^{}]*)\}", template["uri_template"])]
-        options = [repr(template["uri_template"]), f"name={template['name']!r}"]
-        if "title" in template:
-            options.append(f"title={template['title']!r}")
-        if "description" in template:
-            options.append(f"description={template['description']!r}")
-        if "mime_type" in template:
-            options.append(f"mime_type={template['mime_type']!r}")
+        options = _resource_options(repr(template["uri_template"]), template)
         return (f"@mcp.resource({', '.join(options)})\ndef _template_{index}({', '.join(f'{n}: str' for n in names)}):\n"
                 f"    _v = {{{', '.join(f'{n!r}: {n}' for n in names)}}}\n"
                 f"    return str({self.expr(template['text'])})\n")
@@ -283,6 +271,13 @@ class _Writer:
             items = [f"{kinds[m['role']]}(str({self.expr(m['text'])}))" for m in prompt["messages"]]
             body.append(f"    return [{', '.join(items)}]")
         return head + "\n" + "\n".join(body) + "\n"
+
+
+def _resource_options(address: str, entry: dict[str, Any]) -> list[str]:
+    """``@mcp.resource``'s arguments for a resource or a template: its address, name, and the
+    optional fields the world gives."""
+    return [address, f"name={entry['name']!r}"] + [
+        f"{key}={entry[key]!r}" for key in ("title", "description", "mime_type") if key in entry]
 
 
 def _literal(value: Any) -> str:
