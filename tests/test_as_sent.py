@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_loop_sim.as_sent import encode_sidecar, read_as_sent, read_sidecar, sidecar_path
+from agent_loop_sim.as_sent import encode_sidecar, read_as_sent, read_sidecar, sent_text, sidecar_path
 from agent_loop_sim.check import every_release
 from agent_loop_sim.errors import InputError
 from agent_loop_sim.project import Project
@@ -41,18 +41,15 @@ def test_every_committed_recording_has_its_wire_lines_aligned():
     assert kinds == {"line", "body", "frame"}  # stdio, HTTP bodies, SSE frames
 
 
-def test_the_sidecar_layout_reads_back():
+def test_the_sidecar_layout_reads_back(tmp_path: Path):
     text = encode_sidecar("recordings/x.json", [("one", [{"from": "client", "line": "{}"},
                                                          {"from": "server", "http": {"status": 200, "headers": []},
                                                           "frame": "data: 1\r\n\r\n"}])])
     assert text.splitlines()[:5] == ["{", '  "recording": "recordings/x.json",', '  "sessions": [',
                                      '    {"name": "one", "wire": [', '      {"n": 1, "from": "client", "line": "{}"},']
-    path = Path("x.json")
-    try:
-        path.write_text(text)
-        assert read_sidecar(path)["one"][1]["frame"] == "data: 1\r\n\r\n"
-    finally:
-        path.unlink()
+    path = tmp_path / "x.json"
+    path.write_text(text)
+    assert [sent_text(e) for e in read_sidecar(path)["one"]] == ["{}", "data: 1\r\n\r\n"]
 
 
 def _side(project: Path, name: str = "sdk_exchanges.json") -> Path:
