@@ -111,3 +111,23 @@ def test_read_sidecar_names_the_file_for_what_is_not_a_sidecar(tmp_path: Path):
         read_sidecar(path)
     assert str(caught.value) == (f"{path}, session 'a', message 1, at $.sessions[0].wire[0].n: entries are "
                                  "numbered 1, 2, ...: expected 1, got 2")
+
+
+def test_record_writes_the_wire_lines_of_a_recording_that_had_none(project_copy: Path):
+    """A recording without wire lines (as a new scenario file's) gets them from `record`, aligned,
+    their plain normal form the recording; the recording itself is written as it was."""
+    from plain_normal_form import NORMAL_FORMS, from_wire
+
+    recording = project_copy / "recordings" / "a2a_sdk_exchanges_per_request.json"
+    before = recording.read_bytes()
+    side = _side(project_copy, "a2a_sdk_exchanges_per_request.json")
+    side.unlink()
+    done = run_cli("record", "scenarios/a2a_per_request.json", "--release", "1.2.2", cwd=project_copy)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("wrote recordings/a2a_sdk_exchanges_per_request.json and "
+                                  "recordings/raw/a2a_sdk_exchanges_per_request.json: 1 sessions")
+    assert recording.read_bytes() == before
+    wire = read_sidecar(side, load_recording(str(recording)))
+    (session,) = json.loads(before)["sessions"]
+    assert ([json.dumps(m) for m in NORMAL_FORMS["a2a"](from_wire("a2a", wire[session["name"]]))]
+            == [json.dumps(m) for m in session["messages"]])
