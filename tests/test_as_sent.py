@@ -11,7 +11,7 @@ import pytest
 
 from agent_loop_sim.as_sent import encode_sidecar, read_as_sent, read_sidecar, sent_text, sidecar_path
 from agent_loop_sim.check import every_release
-from agent_loop_sim.errors import InputError
+from agent_loop_sim.errors import InputError, RecorderError
 from agent_loop_sim.project import Project
 from agent_loop_sim.recording import load_recording
 from conftest import ROOT, run_cli
@@ -131,3 +131,28 @@ def test_record_writes_the_wire_lines_of_a_recording_that_had_none(project_copy:
     (session,) = json.loads(before)["sessions"]
     assert ([json.dumps(m) for m in NORMAL_FORMS["a2a"](from_wire("a2a", wire[session["name"]]))]
             == [json.dumps(m) for m in session["messages"]])
+
+
+def test_a_recorder_that_keeps_no_wire_line_per_message_fails_the_recording(monkeypatch: pytest.MonkeyPatch):
+    """`record_live_with_wire` refuses a recorder's output whose wire lines are not one per message."""
+    import subprocess
+
+    from agent_loop_sim import live
+
+    project = Project(ROOT)
+    file = next(f for f in project.scenario_files() if f.recording == "a2a_sdk_exchanges_per_request.json")
+    data = json.loads((project.recording_dir / file.recording).read_text())
+    session = data["sessions"][0]
+    session["wire"] = [{"from": m["from"], "body": None} for m in session["messages"]]
+    printed = {"sdk": data["sdk"], "transport": data["transport"], "sessions": data["sessions"]}
+
+    def recorder(command, **kwargs):
+        return subprocess.CompletedProcess(command, 0, json.dumps(printed), "")
+
+    monkeypatch.setattr(live, "run_owned", recorder)
+    recording, wire = live.record_live_with_wire(project, file, 10, 1)
+    assert [name for name, _ in wire] == [session["name"]] and len(wire[0][1]) == len(recording.sessions[0].messages)
+    session["wire"].pop()
+    with pytest.raises(RecorderError, match="session 'a2a_release_failed_status': the recorder's wire lines are not one "
+                                            "per message \\(13 for 14\\)"):
+        live.record_live_with_wire(project, file, 10, 1)
