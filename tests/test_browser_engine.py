@@ -41,7 +41,7 @@ def page(browser):  # noqa: F811
 
 def committed_sessions(project: Path) -> int:
     """The sessions of every committed recording, of every SDK release the engine speaks."""
-    paths = [p for p in (project / "recordings").rglob("*.json") if "verdicts" not in p.parts]
+    paths = [p for p in (project / "recordings").rglob("*.json") if "verdicts" not in p.parts and "raw" not in p.parts]
     return sum(len(json.loads(p.read_text())["sessions"]) for p in paths)
 
 
