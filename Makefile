@@ -57,7 +57,7 @@ browser:
 # client where the SDK's stood) = committed, clients nobody here wrote (the MCP TypeScript SDK's,
 # the A2A JavaScript SDK's) see the simulated peers as the SDK's, the official MCP conformance
 # suite gives the SDK's server and serve mcp --http the same verdicts, the strict site build, then
-# the test suite.
+# the test suite (its 20 slowest tests listed: where the time goes).
 test: setup browser
 	$(VENV)/bin/python -m agent_loop_sim check
 	$(VENV)/bin/python -m agent_loop_sim record --check
@@ -66,7 +66,7 @@ test: setup browser
 	node --test tests/node/
 	$(VENV)/bin/python scripts/mcp_conformance_suite.py --check
 	$(VENV)/bin/mkdocs build --strict
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest --durations=20
 
 record: setup
 	$(VENV)/bin/python -m agent_loop_sim record
