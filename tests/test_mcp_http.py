@@ -69,6 +69,22 @@ def test_the_engine_speaks_each_era_over_http():
     assert _envelope(modern)[4][2] == ["Accept", "Content-Type", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"]
 
 
+def test_a_call_never_answered_over_http_times_out_and_the_session_goes_on():
+    waiting = scenarios.load(ROOT / "scenarios" / "mcp_http_values_waiting.json")
+    legacy = engine.run_session(waiting.session("http_waiting_legacy_timeout"))
+    said = [(m.sender, (m.json or {}).get("method") or (m.json or {}).get("error", {}).get("code")) for m in legacy.messages]
+    # the handshake era POSTs its cancel (202), the transport ends the call's stream with -32800,
+    # and the next call is answered
+    assert said[7:12] == [("server", -32800), ("client", "notifications/cancelled"), ("server", None),
+                          ("client", "tools/call"), ("server", None)]
+    assert legacy.messages[9].http["status"] == 202
+    auto = engine.run_session(waiting.session("http_waiting_auto_timeout"))
+    # 2026-07-28: the unanswered call's reply is a stream (its progress on it), which the client
+    # closes: no cancel is POSTed, the next request comes at once
+    assert [m.sse for m in auto.messages[2:4]] == [False, True]
+    assert auto.messages[4].json["method"] == "prompts/list" and len(auto.messages) == 6
+
+
 def test_a_changed_header_in_the_engine_is_caught():
     files = [f for f in Project(ROOT).scenario_files() if f.path.endswith("mcp_http.json")]
     assert build_report(Project(ROOT), files=files).ok
