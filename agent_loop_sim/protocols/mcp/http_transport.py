@@ -196,7 +196,8 @@ def jsonrpc_validation_error(value: Any) -> str:
 class StreamableHttpApp:
     """The SDK's ``streamable_http_app()`` over the server model: one `ServerConnection` per
     handshake-era session, one for the stateless requests. Requests are answered one at a time
-    (a stream is answered whole: the server model answers at once)."""
+    (a stream is answered whole: the server model answers at once, or never, and then the
+    stream stays open until the client closes it)."""
 
     def __init__(self, new_connection: Any) -> None:
         self.new_connection = new_connection
