@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import http.client
 import json
+import queue
+import socket
 import subprocess
 import sys
+import threading
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -47,6 +50,49 @@ def _events(response: http.client.HTTPResponse) -> Any:
             data.append(line[5:].removeprefix(" "))
 
 
+class _Stream:
+    """An SSE reply read event by event. For a request with a read timeout, on a thread of its
+    own, so that the client can stop waiting and read on later, as the SDK's client does (a socket
+    timeout would leave ``http.client``'s reader unusable); otherwise in line."""
+
+    END = object()
+
+    def __init__(self, response: http.client.HTTPResponse, patient: bool) -> None:
+        self.events: queue.Queue[Any] | None = None
+        self.inline = _events(response)
+        if patient:
+            self.events = queue.Queue()
+            threading.Thread(target=self._read, args=(response,), daemon=True).start()
+
+    def _read(self, response: http.client.HTTPResponse) -> None:
+        try:
+            for data in _events(response):
+                self.events.put(data)
+        except Exception:  # noqa: BLE001 (the client closed it under the reader: http.client then fails in many ways)
+            pass
+        self.events.put(self.END)
+
+    def next(self, wait: float) -> Any:
+        """The next event's data, ``END``, or raises ``TimeoutError`` after ``wait`` seconds."""
+        if self.events is None:
+            return next(self.inline, self.END)
+        try:
+            return self.events.get(timeout=wait)
+        except queue.Empty:
+            raise TimeoutError from None
+
+
+def _hang_up(made: http.client.HTTPConnection) -> None:
+    """Close a connection, waking a reader blocked on it (a bare close would not, and the server
+    would not see the client go)."""
+    if made.sock is not None:
+        try:
+            made.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+    made.close()
+
+
 def _body(text: str) -> tuple[Any, str | None]:
     try:
         return json.loads(text), None
@@ -61,6 +107,8 @@ def drive_http(session: Session, url: str, timeout: float) -> Transcript:
     where = urlsplit(url)
     exchanges: list[list[Message]] = []
     open_streams: dict[Any, http.client.HTTPConnection] = {}  # 2026-07-28 streams the client may close
+    # handshake-era streams of calls the client stopped waiting for: read on once it has said so
+    timed_out: dict[Any, tuple[list[Message], http.client.HTTPResponse, _Stream]] = {}
     connections: list[http.client.HTTPConnection] = []
 
     def connection() -> http.client.HTTPConnection:
@@ -83,42 +131,70 @@ def drive_http(session: Session, url: str, timeout: float) -> Transcript:
 
     def send(message: Any) -> None:
         params = message.get("params") if type(message) is dict else None
-        if (type(message) is dict and message.get("method") == "notifications/cancelled" and type(params) is dict
-                and params.get("requestId") in open_streams):
-            open_streams.pop(params["requestId"]).close()  # 2026-07-28: the client closes the stream
+        cancelled = (params.get("requestId") if type(message) is dict and message.get("method") == "notifications/cancelled"
+                     and type(params) is dict else None)
+        if cancelled is not None and cancelled in open_streams:
+            _hang_up(open_streams.pop(cancelled))  # 2026-07-28: the client closes the stream
             return
-        logged, (made, response) = exchange("POST", edge.headers(message), message)
-        headers = response.getheaders()
         is_request = type(message) is dict and "method" in message and "id" in message
+        patience = client.pending_timeout() if is_request else None
+        logged, (made, response) = exchange("POST", edge.headers(message), message)
         if response.getheader("Content-Type", "").startswith("text/event-stream"):
             # A 2026-07-28 listen's stream stays open after its acknowledgment: the client goes on
             # while it does, and closes it to end the listen.
             listen = is_request and _stateless(message) and message.get("method") == "subscriptions/listen"
             if listen:
                 open_streams[message["id"]] = made
-            first = True
-            for data in _events(response):
-                body, raw = _body(data)
-                logged.append(reply_message(response.status, headers, body, raw, sse=True) if first
-                              else event_message(body, raw))
-                first = False
-                if message.get("method") == "initialize":
-                    edge.learn(body, response.getheader("Mcp-Session-Id"))
-                deliver(body)
-                if listen or (type(body) is dict and "method" not in body and body.get("id") == message.get("id")):
-                    break
-            if first:
-                logged.append(reply_message(response.status, headers, sse=True))
+            stream = _Stream(response, patience is not None)
+            try:
+                read_stream(logged, response, stream, message, patience, listen)
+            except TimeoutError:  # the client's read timeout: it stops waiting and says so
+                if patience is None:
+                    raise
+                if _stateless(message):
+                    open_streams[message["id"]] = made
+                else:
+                    timed_out[message["id"]] = (logged, response, stream)
+                for out in client.time_out():
+                    send(out)
         else:
             text = response.read().decode("utf-8")
             body, raw = _body(text) if text else (None, None)
-            logged.append(reply_message(response.status, headers, body, raw))
+            logged.append(reply_message(response.status, response.getheaders(), body, raw))
             if body is not None:
                 deliver(body)
+        if cancelled is not None and cancelled in timed_out:
+            # The handshake era's transport ends a cancelled call's stream (with -32800): read on
+            # to its end before the client's next message.
+            logged, response, stream = timed_out.pop(cancelled)
+            read_stream(logged, response, stream, {"id": cancelled}, None, False)
         if message.get("method") == "notifications/initialized" and not _stateless(message):
             # The client's GET stream: nothing comes on it in these sessions; it is hung up at the end.
             logged, (_, stream) = exchange("GET", [("Accept", ACCEPT), ("Content-Type", JSON), *edge.session_headers()])
             logged.append(reply_message(stream.status, stream.getheaders(), sse=True))
+
+    def read_stream(logged: list[Message], response: http.client.HTTPResponse, stream: _Stream, message: Any,
+                    patience: float | None, listen: bool) -> None:
+        """Events of ``stream`` (the reply to ``message``, logged in ``logged``) until the response
+        to ``message`` (a listen: its first), each logged and delivered; ``TimeoutError`` when none
+        comes within ``patience`` seconds."""
+        headers = response.getheaders()
+        first = len(logged) == 1  # (read on after a timeout, the reply may be logged already)
+        while True:
+            data = stream.next(timeout if patience is None else patience)
+            if data is _Stream.END:
+                break
+            body, raw = _body(data)
+            logged.append(reply_message(response.status, headers, body, raw, sse=True) if first
+                          else event_message(body, raw))
+            first = False
+            if message.get("method") == "initialize":
+                edge.learn(body, response.getheader("Mcp-Session-Id"))
+            deliver(body)
+            if listen or (type(body) is dict and "method" not in body and body.get("id") == message.get("id")):
+                break
+        if first:
+            logged.append(reply_message(response.status, headers, sse=True))
 
     try:
         for message in deque(client.start()):
@@ -132,7 +208,7 @@ def drive_http(session: Session, url: str, timeout: float) -> Transcript:
         raise RecorderError(f"session {session.name!r}: {type(exc).__name__}: {exc}") from None
     finally:
         for made in connections:
-            made.close()
+            _hang_up(made)
     messages = in_transcript_order(exchanges)
     return Transcript(session.name, session.mode, session.title, normalise_mcp_http(normalise_mcp(messages)))
 

@@ -69,6 +69,71 @@ def test_the_engine_speaks_each_era_over_http():
     assert _envelope(modern)[4][2] == ["Accept", "Content-Type", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"]
 
 
+def test_a_call_never_answered_over_http_times_out_and_the_session_goes_on():
+    waiting = scenarios.load(ROOT / "scenarios" / "mcp_http_values_waiting.json")
+    legacy = engine.run_session(waiting.session("http_waiting_legacy_timeout"))
+    said = [(m.sender, (m.json or {}).get("method") or (m.json or {}).get("error", {}).get("code")) for m in legacy.messages]
+    # the handshake era POSTs its cancel (202), the transport ends the call's stream with -32800,
+    # and the next call is answered
+    assert said[7:12] == [("server", -32800), ("client", "notifications/cancelled"), ("server", None),
+                          ("client", "tools/call"), ("server", None)]
+    assert legacy.messages[9].http["status"] == 202
+    auto = engine.run_session(waiting.session("http_waiting_auto_timeout"))
+    # 2026-07-28: the unanswered call's reply is a stream (its progress on it), which the client
+    # closes: no cancel is POSTed, the next request comes at once
+    assert [m.sse for m in auto.messages[2:4]] == [False, True]
+    assert auto.messages[4].json["method"] == "prompts/list" and len(auto.messages) == 6
+
+
+def _http_twin(name: str) -> str:
+    """The HTTP file of an MCP scenario file over stdio: mcp.json, mcp_X.json, world_X.json."""
+    if name == "mcp.json":
+        return "mcp_http.json"
+    family, rest = name.split("_", 1)
+    return f"{family}_http_{rest}"
+
+
+def _twin_problems(folder: Path) -> list[str]:
+    """Every MCP scenario file over stdio has its HTTP twin, against the same world, whose client
+    sessions are the stdio file's own (``http_`` before the name, the title marked), unchanged."""
+    problems = []
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text())
+        if data.get("transport") == "http" or {s["family"] for s in data["sessions"]} != {"mcp"}:
+            continue
+        twin = folder / _http_twin(path.name)
+        if not twin.exists():
+            problems.append(f"{path.name}: no {twin.name}")
+            continue
+        http = json.loads(twin.read_text())
+        if http.get("transport") != "http" or http.get("world") != data.get("world"):
+            problems.append(f"{twin.name}: not over http against {path.name}'s world")
+        stdio = {s["name"]: s for s in data["sessions"]}
+        for session in http["sessions"]:
+            if session["mode"] == "raw":  # (hand-written HTTP requests: no stdio counterpart)
+                continue
+            own = stdio.get(session["name"].removeprefix("http_"))
+            rest = {k: v for k, v in session.items() if k not in ("name", "title")}
+            if own is None or rest != {k: v for k, v in own.items() if k not in ("name", "title")} or \
+                    session["title"] != own["title"] + " (over Streamable HTTP)":
+                problems.append(f"{twin.name}: {session['name']} is not {path.name}'s session over HTTP")
+    return problems
+
+
+def test_every_mcp_scenario_file_has_its_twin_over_http_and_a_drift_is_named(tmp_path: Path):
+    assert _twin_problems(ROOT / "scenarios") == []
+    for path in (ROOT / "scenarios").glob("*.json"):
+        (tmp_path / path.name).write_text(path.read_text())
+    (tmp_path / "world_http_notes.json").unlink()
+    waiting = json.loads((tmp_path / "mcp_http_values_waiting.json").read_text())
+    waiting["sessions"][0]["actions"][0]["read_timeout_seconds"] = 5
+    (tmp_path / "mcp_http_values_waiting.json").write_text(json.dumps(waiting))
+    assert _twin_problems(tmp_path) == [
+        "mcp_http_values_waiting.json: "
+        "http_waiting_legacy_timeout is not mcp_values_waiting.json's session over HTTP",
+        "world_notes.json: no world_http_notes.json"]
+
+
 def test_a_changed_header_in_the_engine_is_caught():
     files = [f for f in Project(ROOT).scenario_files() if f.path.endswith("mcp_http.json")]
     assert build_report(Project(ROOT), files=files).ok

@@ -1,5 +1,6 @@
 // The MCP Inspector's CLI (`inspector --cli`) against the SDK's fixture server and against
-// `serve mcp`, in each protocol era it negotiates: the same output, errors and exit status.
+// `serve mcp`, in each protocol era it negotiates, over stdio and over Streamable HTTP: the same
+// output, errors and exit status.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -7,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { MCP_SERVERS, ROOT } from './peers.mjs';
+import { MCP_HTTP_SERVERS, MCP_SERVERS, ROOT, startAgent } from './peers.mjs';
 
 const INSPECTOR = path.join(ROOT, 'node_modules', '.bin', 'inspector');
 
@@ -47,6 +48,27 @@ test("the Inspector CLI: the SDK's fixture server and serve mcp look the same", 
       assert.ok(sdk.stdout || sdk.stderr, `${invocation.join(' ')}: the CLI said nothing`);
     }
   } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
+test("the Inspector CLI over Streamable HTTP: the SDK's fixture server and serve mcp --http look the same", async () => {
+  const home = await mkdtemp(path.join(tmpdir(), 'inspector-'));
+  const servers = [];
+  try {
+    for (const args of Object.values(MCP_HTTP_SERVERS)) servers.push(await startAgent(args));
+    for (const invocation of INVOCATIONS) {
+      const [sdk, ours] = await Promise.all(servers.map(async (server) => {
+        const seen = await run(['--cli', '--format', 'json', '-q', '--transport', 'http', server.url, ...invocation], home);
+        // (each server listens on a port of its own: where the CLI names it, it is the same URL)
+        for (const key of ['stdout', 'stderr']) seen[key] = seen[key].replaceAll(server.url, '<url>');
+        return seen;
+      }));
+      assert.deepEqual(ours, sdk, invocation.join(' '));
+      assert.ok(sdk.stdout || sdk.stderr, `${invocation.join(' ')}: the CLI said nothing`);
+    }
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
     await rm(home, { recursive: true, force: true });
   }
 });

@@ -14,13 +14,21 @@ export const MCP_SERVERS = {
   'serve mcp': { command: PYTHON, args: ['-m', 'agent_loop_sim', 'serve', 'mcp'], cwd: ROOT },
 };
 
+// How each MCP server is started over Streamable HTTP; each prints its endpoint's URL on its
+// first line (startAgent reads it).
+export const MCP_HTTP_SERVERS = {
+  "the SDK's fixture server over HTTP": [path.join(ROOT, 'conformance', 'sdk_http_server.py')],
+  'serve mcp --http': ['-m', 'agent_loop_sim', 'serve', 'mcp', '--http', '--port', '0'],
+};
+
 // How each A2A agent is started over HTTP; each prints its base URL on its first line.
 export const A2A_AGENTS = {
   "the SDK's agent under uvicorn": [path.join(ROOT, 'tests', 'node', 'serve_sdk_agent.py')],
   'serve a2a': ['-m', 'agent_loop_sim', 'serve', 'a2a', '--port', '0'],
 };
 
-// One A2A agent process, fresh (its own task store): `{ url, stop }`.
+// One process of a peer served over HTTP (an A2A agent, an MCP server), fresh (its own state):
+// `{ url, stop }`.
 export async function startAgent(args) {
   // (stderr kept, not shown: `serve a2a` says "terminated" when stopped; a start that fails shows it)
   const child = spawn(PYTHON, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -196,7 +196,8 @@ def jsonrpc_validation_error(value: Any) -> str:
 class StreamableHttpApp:
     """The SDK's ``streamable_http_app()`` over the server model: one `ServerConnection` per
     handshake-era session, one for the stateless requests. Requests are answered one at a time
-    (a stream is answered whole: the server model answers at once)."""
+    (a stream is answered whole: the server model answers at once, or never, and then the
+    stream stays open until the client closes it)."""
 
     def __init__(self, new_connection: Any) -> None:
         self.new_connection = new_connection
@@ -333,7 +334,10 @@ class StreamableHttpApp:
         if self.stateless is None:
             self.stateless = self.new_connection()
         said = list(self.stateless.receive_decoded(message))
-        if message.method == "subscriptions/listen":  # its answer is a stream, open until the client closes it
+        answered = any(_kind(m) == "response" and m.get("id") == message.id for m in said)
+        if message.method == "subscriptions/listen" or not answered:
+            # its answer is a stream, open until the client closes it: a listen's always, and a
+            # call's that the server has not answered yet (what it said so far on it)
             own = ("", message.id)
             self.streams.append(own)
             return Reply(200, [("Content-Type", SSE)], events=said, stream=own, said=said)
@@ -429,7 +433,7 @@ def play_client_http(client: ClientModel, server: ServerConnection, observe: Any
 
     wire: list[tuple[str, Any]] = [("client", m) for m in client.start()]
     delivered = 0
-    while delivered < len(wire):
+    while delivered < len(wire) or _timed_out(client, wire):
         sender, message = wire[delivered]
         delivered += 1
         if sender == "server":
@@ -449,6 +453,14 @@ def play_client_http(client: ClientModel, server: ServerConnection, observe: Any
     if edge.session_id is not None:  # the handshake era's client ends its session
         send("DELETE", [("Accept", ACCEPT), ("Content-Type", JSON), *edge.session_headers()])
     return [m for exchange in exchanges for m in exchange.messages()]
+
+
+def _timed_out(client: ClientModel, wire: list[tuple[str, Any]]) -> bool:
+    """The exchanges are quiet and the client still waits: its read timeout runs out, and what it
+    then sends goes on as over stdio (`session._timed_out`)."""
+    sent = client.time_out()
+    wire.extend(("client", m) for m in sent)
+    return bool(sent)
 
 
 def _closes_a_stream(message: Any, app: StreamableHttpApp) -> bool:
