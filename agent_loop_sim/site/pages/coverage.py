@@ -459,7 +459,7 @@ def _names(names: list[str], links: dict[str, str]) -> str:
     shown = ", ".join(one(n) for n in names[:_SHOWN])
     if len(names) > _SHOWN:
         rest = ", ".join(one(n) for n in names[_SHOWN:])
-        shown += f' <details class="more-sessions"><summary>and {len(names) - _SHOWN} more</summary>{rest}</details>'
+        shown += f' <details class="more-sessions"><summary>and {len(names) - _SHOWN} more</summary>&nbsp;{rest}</details>'
     return f'<span class="sessions">{shown}</span>'
 
 
