@@ -52,13 +52,21 @@ LATE = "late answer"
 RAW = "raw among ordinary steps"
 KINDS = (VALID, OUTSIDE, LITERAL, DUPLICATE, MISSING, LATE, RAW)
 
+#: server request -> the client's answer model (the questions the engine's server asks)
+_QUESTIONS: dict[str, type] = {server_request(q)[0]: type(q) for q in (AskUser("k", "", {}), AskModel("k", "", 1))}
+
 #: How each kind is read from a session, as the page says it.
 KIND_RULES: dict[str, str] = {
     VALID: "a request or notification with none of the marks below, whose answer is not JSON-RPC's refusal of "
            "its shape (-32700, -32600, -32602)",
-    OUTSIDE: "a value of an enumeration field (the protocol's own tables: A2A's `Role`, `TaskState`; MCP's "
-             "logging levels, an elicitation's `action`, a sampling answer's `role`) that names none of its values, "
-             "by name or number",
+    OUTSIDE: "a value of an enumeration field (the protocol's own tables: A2A's "
+             + ", ".join(f"`{name}`" for name in A2A_ENUMS) + "; MCP's "
+             + ", ".join(f"`{name}` of `{method}`" for method, fields in PARAMS_FIELDS.items()
+                         for name, (accepted, _) in fields.items() if isinstance(accepted, tuple))
+             + ", and the client's answer to "
+             + ", ".join(f"`{method}` (`{name}`)" for method, question in _QUESTIONS.items()
+                         for name, (_, allowed) in ANSWER_MODELS[question].items() if allowed)
+             + ") that names none of its values, by name or number",
     LITERAL: "an id the application wrote itself: A2A, a non-empty id field holding no id the SDKs generated "
              "(the normal form's `<id-N>`); MCP, a request of a raw session (the SDK client numbers its own)",
     DUPLICATE: "an id already sent in the session: A2A, a message's own `messageId` again; MCP, a JSON-RPC "
@@ -179,8 +187,6 @@ def a2a_sent(transcript: Transcript) -> set[str]:
 
 # --- Kinds of value: MCP ---------------------------------------------------------------------
 
-#: server request -> the client's answer model (the questions the engine's server asks)
-_QUESTIONS: dict[str, type] = {server_request(q)[0]: type(q) for q in (AskUser("k", "", {}), AskModel("k", "", 1))}
 _CANCELLED = "notifications/cancelled"
 
 
