@@ -238,6 +238,26 @@ def test_at_1400_px_tables_hide_nothing(origin, page):
         assert tabs <= 0, path
 
 
+# Coverage: a cell's sessions past the first few are folded, not cut; opening the fold (no script
+# needed) shows every one of them as a link to its page.
+FOLD_JS = """() => { const d = document.querySelector('article details.more-sessions');
+  const links = [...d.querySelectorAll('a')];
+  return {open: d.open, summary: d.querySelector('summary').textContent,
+          visible: links.filter(a => a.getClientRects().length > 0).length, links: links.length}; }"""
+
+
+def test_coverage_folds_open_onto_every_session(origin, page):
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.context.new_cdp_session(page).send("Emulation.setScriptExecutionDisabled", {"value": True})
+    page.goto(f"{origin}/coverage/", wait_until="domcontentloaded")
+    closed = page.evaluate(FOLD_JS)
+    assert not closed["open"] and closed["visible"] == 0 and closed["summary"] == f"and {closed['links']} more"
+    page.locator("article details.more-sessions > summary").first.click()
+    opened = page.evaluate(FOLD_JS)
+    assert opened["open"] and opened["visible"] == opened["links"] > 0
+    page.context.new_cdp_session(page).send("Emulation.setScriptExecutionDisabled", {"value": False})
+
+
 def test_the_task_life_cycle_is_a_diagram_above_its_table(origin, page):
     page.goto(f"{origin}/a2a/")
     svg = page.locator("figure.lifecycle svg")

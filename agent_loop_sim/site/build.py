@@ -26,7 +26,7 @@ from .pages.architecture import ARCHITECTURE_PAGE, render_architecture
 from .pages.peers import PEERS_PAGE, render_peers
 from .pages.suite import SUITE_PAGE, render_suite
 from .parts.badge import conformance_badge
-from .pages.coverage import COVERAGE_PAGE, coverage, render_coverage
+from .pages.coverage import COVERAGE_PAGE, coverage_of, render_coverage
 from .pages.coverage import problems as coverage_problems
 from .pages.wire_types import WIRE_TYPES_PAGE, failures, load_verdicts, render_wire_types
 from .pages.wire_types import problems as verdict_problems
@@ -165,10 +165,11 @@ def _first_half(project: Project, ctx: Context, site: Site, memo: Memo | None,
     if checked:
         pages[FINDINGS_PAGE] = render_findings(ctx)
         results.append({"Findings": FINDINGS_PAGE})
-    rows = coverage(report.transcripts, {s.name: s.family for s in report.sessions})
+    rows, transports = coverage_of(report)
     if coverage_required:
         site.problems += coverage_problems(rows, report.families)
-    pages[COVERAGE_PAGE] = WIDE + render_coverage(rows, {name: link(COVERAGE_PAGE, page) for name, page in ctx.pages.items()})
+    pages[COVERAGE_PAGE] = WIDE + render_coverage(rows, {name: href(COVERAGE_PAGE, page, directory_urls=directory_urls)
+                                                         for name, page in ctx.pages.items()}, transports)
     results.append({"Coverage": COVERAGE_PAGE})
     failed, totals = failures(verdicts, report.transcripts, {s.name: s.family for s in report.sessions})
     pages[WIRE_TYPES_PAGE] = WIDE + render_wire_types(failed, {name: link(WIRE_TYPES_PAGE, page) for name, page in
