@@ -7,6 +7,10 @@ pairs (A B A B ..., at least five pairs unless --quick), takes the ratio pair by
 prints the median ratio with its min-max (`benchmarks/measure.py`). A time against a goal is
 the median of at least five runs, with its min-max. No side is slowed on purpose.
 
+Every figure is also recorded as data (`benchmarks/figures.py`) and the run written as one JSON
+file: into ``benchmarks/results/runs/`` (commit it: the site's Performance page is drawn from
+those files), or, for a ``--quick`` smoke run, into ``benchmarks/output/quick/`` (not history).
+
 P0  the engine and the check on every committed session (the pinned releases), against the
     JSON floor: ``json.loads`` of the same recordings plus ``==`` against a copy
                                                   goal: engine <= 2x, check <= 3x the floor
