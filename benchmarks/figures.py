@@ -33,7 +33,7 @@ def value(values: Iterable[float], unit: str, digits: int) -> dict[str, Any]:
     """The median and min-max of ``values``, rounded to the digits the benchmark prints."""
     values = list(values)
     return {"unit": unit, "median": round(statistics.median(values), digits), "min": round(min(values), digits),
-            "max": round(max(values), digits)}
+            "max": round(max(values), digits), "digits": digits}
 
 
 def side(name: str, unit: str, values: Iterable[float], digits: int) -> dict[str, Any]:

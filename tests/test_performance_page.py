@@ -130,7 +130,8 @@ def test_what_the_benchmark_writes_is_a_run_the_page_reads(tmp_path):
     assert [f["verdict"] for f in runs[-1].data["figures"]] == ["meets", "misses"]
     page, problems = render_performance(root)
     assert problems == [] and disagreements(page, runs) == []
-    assert "| `P3.serve_edit` | an edit served | saving \\-&gt; served | 1.25 s (0.5-1.5) | 3 runs | <= 1 s | **misses** |" in page
+    assert "| `P3.serve_edit` an edit served | 1.25 s (0.50-1.50) | 3 runs | <= 1 s | **misses** |" in page
+    assert "- `P3.serve_edit`: saving \\-&gt; served" in page
     figures.write_run(quick, root / RUNS)  # a quick run written among the committed ones: refused
     assert any("at $.quick: a quick run" in p for p in load_runs(root)[1])
 

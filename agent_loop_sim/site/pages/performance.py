@@ -10,6 +10,7 @@ where a page does not show the data's figures (the test holds the page to the da
 """
 from __future__ import annotations
 
+import html
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,6 +62,9 @@ def _check_value(value: dict[str, Any], file: str, path: list[str | int], missin
         else:
             _need(_number(value.get(key)), f"{key} is not a number (list it in not_recorded if the run lacked it)",
                   file, [*path, key])
+    digits = value.get("digits")
+    _need(digits is None or (type(digits) is int and 0 <= digits <= 6), "digits (after the point) is 0 to 6", file,
+          [*path, "digits"])
     if all(_number(value.get(k)) for k in SPREAD):
         _need(value["min"] <= value["median"] <= value["max"], "the median is not within min-max", file, path)
 
@@ -129,8 +133,10 @@ def load_runs(root: Path) -> tuple[list[BenchmarkRun], list[str]]:
     return runs, problems
 
 
-def number(value: float) -> str:
-    """A figure as the run wrote it (rounded to what was measured): thousands separated."""
+def number(value: float, digits: int | None = None) -> str:
+    """A figure with the digits the run measured it to (``digits``, when the run says), thousands separated."""
+    if digits is not None:
+        return format(value, f",.{digits}f")
     if type(value) is float and value.is_integer() and abs(value) >= 100:
         value = int(value)
     return format(value, ",")
@@ -138,11 +144,11 @@ def number(value: float) -> str:
 
 def spread(value: dict[str, Any]) -> str:
     """The median, then (min-max), in its unit; "min-max not recorded" where the run lacked them."""
-    unit = value["unit"]
-    shown = f"{number(value['median'])}{unit if unit == 'x' else ' ' + unit}"
+    unit, digits = value["unit"], value.get("digits")
+    shown = f"{number(value['median'], digits)}{unit if unit == 'x' else ' ' + unit}"
     if value.get("min") is None or value.get("max") is None:
         return shown + " (min-max not recorded)"
-    return f"{shown} ({number(value['min'])}-{number(value['max'])})"
+    return f"{shown} ({number(value['min'], digits)}-{number(value['max'], digits)})"
 
 
 def count(figure: dict[str, Any]) -> str:
@@ -191,6 +197,41 @@ def history(runs: list[BenchmarkRun]) -> dict[str, list[tuple[BenchmarkRun, dict
     return {k: v for k, v in sorted(out.items(), key=lambda item: _order(item[0])) if len(v) > 1}
 
 
+def sparkline(fid: str, seen: list[tuple[BenchmarkRun, dict[str, Any]]]) -> str:
+    """A ratio across the runs as inline SVG (no script): each run's median as a dot on a line, its
+    min-max as a bar where the run recorded it, the goal as a dashed line."""
+    width, height, pad = 420, 90, 14
+    goal = seen[-1][1].get("goal")
+    bound = next(iter(goal.values())) if goal else None
+    values = [v for _, f in seen for v in (f["median"], f.get("min"), f.get("max")) if v is not None]
+    low, high = min(values + ([bound] if bound is not None else [])), max(values + ([bound] if bound is not None else []))
+    span = (high - low) or 1.0
+
+    def y(v: float) -> float:
+        return round(height - pad - (v - low) / span * (height - 2 * pad), 1)
+
+    step = (width - 2 * pad) / max(len(seen) - 1, 1)
+    xs = [round(pad + i * step, 1) for i in range(len(seen))]
+    out = [f'<svg class="ratio-history" role="img" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+           f'xmlns="http://www.w3.org/2000/svg"><title>{html.escape(fid)} across {len(seen)} runs</title>',
+           '<g fill="none" stroke="currentColor" stroke-width="1.2">']
+    if bound is not None:
+        out.append(f'<line x1="{pad}" y1="{y(bound)}" x2="{width - pad}" y2="{y(bound)}" stroke-dasharray="4 3" '
+                   'stroke-opacity="0.6"/>')
+    for x, (_, f) in zip(xs, seen):
+        if f.get("min") is not None and f.get("max") is not None:
+            out.append(f'<line x1="{x}" y1="{y(f["min"])}" x2="{x}" y2="{y(f["max"])}" stroke-opacity="0.5"/>')
+    out.append('<polyline points="' + " ".join(f"{x},{y(f['median'])}" for x, (_, f) in zip(xs, seen)) + '"/>')
+    out.append("</g>")
+    for x, (_, f) in zip(xs, seen):
+        fill = "none" if f.get("verdict") == "misses" else "currentColor"
+        out.append(f'<circle cx="{x}" cy="{y(f["median"])}" r="3.5" fill="{fill}" stroke="currentColor"/>')
+    if bound is not None:
+        out.append(f'<text x="{pad}" y="{y(bound) - 4}" font-size="10" fill="currentColor">'
+                   f'goal {html.escape(goal_text(seen[-1][1]))}</text>')
+    return "".join(out) + "</svg>"
+
+
 def _figure_cell(figure: dict[str, Any]) -> str:
     sides = "; ".join(f"{text(s['name'])} {spread(s)}" for s in figure.get("sides", []))
     shown = spread(figure) + (f" ({sides})" if sides else "")
@@ -210,15 +251,18 @@ def render_figures(runs: list[BenchmarkRun]) -> str:
     """The generated part of the page: the latest figures, the runs, each ratio's history."""
     if not runs:
         return "No benchmark run is committed yet (`make bench` writes one into `benchmarks/results/runs/`).\n"
-    rows = [[code(fid), text(f["title"]), text(f["compares"]), _figure_cell(f), count(f), goal_text(f),
-             _verdict_cell(f), run.label]
-            for fid, (run, f) in latest(runs).items()]
-    missed = [fid for fid, (_, f) in latest(runs).items() if f.get("verdict") == "misses"]
+    shown = latest(runs)
+    rows = [[f"{code(fid)} {text(f['title'])}", _figure_cell(f), count(f), goal_text(f), _verdict_cell(f), run.label]
+            for fid, (run, f) in shown.items()]
+    missed = [fid for fid, (_, f) in shown.items() if f.get("verdict") == "misses"]
     out = ["## The latest figures", "",
            f"Each figure from the newest of the {len(runs)} committed runs that measured it: the median "
-           "with its min-max, of alternating pairs for a ratio (`x`), of runs for a time alone. "
+           "with its min-max, of alternating pairs for a ratio (`x`), of runs for a time alone; beside a "
+           "ratio, the times of its sides. "
            + (f"Goals missed: {', '.join(code(m) for m in missed)}." if missed else "Every goal met."), "",
-           table(["figure", "what", "compared", "median (min-max)", "of", "goal", "verdict", "run"], rows), "",
+           table(["figure", "median (min-max)", "of", "goal", "verdict", "run"], rows), "",
+           "What each figure compares:", "",
+           *[f"- {code(fid)}: {text(f['compares'])}" for fid, (_, f) in shown.items()], "",
            "## The runs", "",
            f"Newest first; each is a file in {code(RUNS.as_posix() + '/')}.", "",
            table(["run", "date", "commit", "machine", "command", "figures", "note"],
@@ -228,9 +272,11 @@ def render_figures(runs: list[BenchmarkRun]) -> str:
            "## Each ratio across the runs", "",
            "The machine is shared, and its speed moves from one run to the next: the two sides of a ratio "
            "do not slow down alike, so a ratio moves with whichever side the machine slows. Each ratio "
-           "measured in more than one run, oldest first:", ""]
+           "measured in more than one run, oldest first: its medians left to right, each run's min-max "
+           "as a bar (where the run recorded it), the goal dashed, a missed goal an open dot.", ""]
     for fid, seen in history(runs).items():
         out += [f"### {code(fid)} {text(seen[-1][1]['title'])}", "",
+                '<figure class="ratio-history">' + sparkline(fid, seen) + "</figure>", "",
                 table(["run", "median (min-max)", "of", "goal", "verdict"],
                       [[run.label, _figure_cell(f), count(f), goal_text(f), _verdict_cell(f)] for run, f in seen]), ""]
     return "\n".join(out)
@@ -256,6 +302,8 @@ def disagreements(page: str, runs: list[BenchmarkRun]) -> list[str]:
         if not any(code(fid) in line and _figure_cell(f) in line and run.label in line
                    and _verdict_cell(f) in line for line in page.splitlines()):
             out.append(f"{fid}: the page does not show {_figure_cell(f)} from {run.file}")
+        if f"- {code(fid)}: {text(f['compares'])}" not in page:
+            out.append(f"{fid}: the page does not say what it compares as {run.file} does")
     for fid, seen in history(runs).items():
         for run, f in seen:
             if f"| {run.label} | {_figure_cell(f)} |" not in page:
