@@ -108,6 +108,13 @@ def test_the_page_needs_its_text_and_the_mark_in_it(tmp_path):
     root = copy_results(tmp_path)
     (root / PROSE).write_text("# Performance\n")
     assert render_performance(root)[1] == [f"{PROSE.as_posix()}: the mark {FIGURES_MARK} must be there once"]
+    (root / PROSE).unlink()
+    assert render_performance(root)[1] == [f"{PROSE.as_posix()}: cannot be read (No such file or directory)"]
+
+
+def test_a_project_without_the_benchmark_has_a_page_that_says_so(tmp_path):
+    page, problems = render_performance(tmp_path)
+    assert problems == [] and "No benchmark run is committed yet" in page
 
 
 def test_what_the_benchmark_writes_is_a_run_the_page_reads(tmp_path):

@@ -285,6 +285,8 @@ def render_figures(runs: list[BenchmarkRun]) -> str:
 def render_performance(root: Path) -> tuple[str, list[str]]:
     """The page, and the problems reading its inputs (a run that is not one, the text missing)."""
     runs, problems = load_runs(root)
+    if not (root / RESULTS).is_dir():  # a project without the benchmark (not this checkout): nothing to draw
+        return "# Performance\n\n" + render_figures(runs), problems
     try:
         prose = (root / PROSE).read_text(encoding="utf-8")
     except OSError as exc:
