@@ -95,6 +95,13 @@ def test_a_figure_without_its_spread_or_outside_it_is_refused(tmp_path):
     assert "at $.figures[0]: the median is not within min-max" in problem
 
 
+def test_a_machine_or_sides_of_the_wrong_type_are_refused(tmp_path):
+    (problem,) = problems_with(tmp_path, lambda d: d["machine"].update(cpu=5))
+    assert "at $.machine.cpu: cpu is a string or null" in problem
+    (problem,) = problems_with(tmp_path / "2", lambda d: d["figures"][0].update(sides="engine"))
+    assert "at $.figures[0].sides: sides is a list" in problem
+
+
 def test_a_file_that_is_not_json_is_named(tmp_path):
     root = copy_results(tmp_path)
     (root / RUNS / "2099-01-01T000000Z-abc.json").write_text("{not json")

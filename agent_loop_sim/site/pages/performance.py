@@ -79,6 +79,11 @@ def check_run(data: Any, file: str) -> None:
         _need(isinstance(data.get(key), str) and data[key] != "", f"no {key}", file, [key])
     machine = data.get("machine")
     _need(isinstance(machine, dict) and type(machine.get("cores")) is int, "no machine with its cores", file, ["machine"])
+    for key in ("cpu", "python"):
+        _need(machine.get(key) is None or isinstance(machine[key], str), f"{key} is a string or null", file, ["machine", key])
+    _need(machine.get("load_average") is None or _number(machine["load_average"]), "load_average is a number or null",
+          file, ["machine", "load_average"])
+    _need(isinstance(data.get("note", ""), str), "a note is a string", file, ["note"])
     figures = data.get("figures")
     _need(isinstance(figures, list) and figures != [], "no figures", file, ["figures"])
     seen = set()
@@ -99,6 +104,7 @@ def check_run(data: Any, file: str) -> None:
         else:
             _need(len(counts) == 1 and type(f[counts[0]]) is int and f[counts[0]] > 0,
                   "one of pairs (alternating pairs) or runs, a positive whole number", file, at)
+        _need(isinstance(f.get("sides", []), list), "sides is a list", file, [*at, "sides"])
         for j, side in enumerate(f.get("sides", [])):
             _need(isinstance(side, dict) and isinstance(side.get("name"), str), "a side has a name", file, [*at, "sides", j])
             _check_value(side, file, [*at, "sides", j], side.get("not_recorded", []))
