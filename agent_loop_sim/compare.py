@@ -54,7 +54,7 @@ def identical(a: Any, b: Any) -> bool:
     """Whether two JSON values are the same in value, in every scalar's type and in key order.
 
     Why marshal (version 2) rather than ``==``: ``==`` says ``1 == 1.0 == True`` and ignores key
-    order. Marshal writes each value with its exact type and each object's keys in their order, in C;
+    order. Marshal writes each value with its exact type and each object's keys in their order;
     version 2 because later versions write back-references that depend on which objects are
     shared, so equal values could be written differently. Anything marshal cannot write (not
     JSON data) is left to the walk."""
