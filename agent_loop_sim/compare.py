@@ -53,9 +53,8 @@ def _same_scalar(a: Any, b: Any) -> bool:
 def identical(a: Any, b: Any) -> bool:
     """Whether two JSON values are the same in value, in every scalar's type and in key order.
 
-    Why marshal (version 2) rather than ``==`` or a walk in Python: ``==`` says ``1 == 1.0 ==
-    True`` and ignores key order, and a walk in Python costs more than parsing the JSON did.
-    Marshal writes each value with its exact type and each object's keys in their order, in C;
+    Why marshal (version 2) rather than ``==``: ``==`` says ``1 == 1.0 == True`` and ignores key
+    order. Marshal writes each value with its exact type and each object's keys in their order;
     version 2 because later versions write back-references that depend on which objects are
     shared, so equal values could be written differently. Anything marshal cannot write (not
     JSON data) is left to the walk."""
@@ -67,8 +66,8 @@ def identical(a: Any, b: Any) -> bool:
 
 def _containers_alike(a: Any, b: Any) -> bool:
     # Two arrays or two objects that are `identical`: nothing below them differs, in value or key
-    # order, so the walks skip them (in C instead of a Python step per value below). ``==`` first:
-    # it stops at the first difference, where marshal writes both sides whole.
+    # order, so the walks skip them. ``==`` first: it stops at the first difference, where
+    # marshal writes both sides whole.
     return type(a) is type(b) and type(a) in (dict, list) and a == b and identical(a, b)
 
 

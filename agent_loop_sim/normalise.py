@@ -66,8 +66,7 @@ def _renumber_mcp(obj: Any, side: _Side) -> Any:
 
 def normalise_mcp(messages: list[Message]) -> list[Message]:
     """The messages in the normal form. A message's id is renamed in the message itself: the messages
-    given are the caller's log, theirs to drop (the engine's, a recorder's), and a copy of nearly
-    every message only to drop the original cost more than the renaming."""
+    given are the caller's log, theirs to drop (the engine's, a recorder's)."""
     sides = _sides()
     for m in messages:
         obj = m.json
@@ -76,8 +75,7 @@ def normalise_mcp(messages: list[Message]) -> list[Message]:
         if type(obj) is dict:  # nearly every message: its id renamed in place (see above)
             if "id" not in obj:
                 continue  # a notification
-            # (`_renamed_id` written out here: calling it for every message cost more than the
-            # renaming itself; tests/test_normalise.py runs both on the same ids)
+            # (`_renamed_id` written out here; tests/test_normalise.py runs both on the same ids)
             value = obj["id"]
             kind = type(value)
             if kind is not int and kind is not str:

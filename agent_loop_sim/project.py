@@ -11,7 +11,8 @@ from .scenarios import ScenarioFile, load_many
 
 # What a site build reads besides mkdocs.yml: a copy of these builds the same site (the tests'
 # and the benchmark's throwaway checkouts copy them).
-SITE_INPUTS = ("agent_loop_sim", "scenarios", "recordings", "conformance", "worlds", "hooks", "docs", "overrides")
+SITE_INPUTS = ("agent_loop_sim", "scenarios", "recordings", "conformance", "worlds", "hooks", "docs", "overrides",
+               "benchmarks/results")
 
 @dataclass(frozen=True)
 class Project:

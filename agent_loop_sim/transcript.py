@@ -11,7 +11,7 @@ from typing import Any
 
 
 
-@dataclass(slots=True)  # (slots: a check makes thousands, the engine thousands more)
+@dataclass(slots=True)
 class Message:
     sender: str
     receiver: str

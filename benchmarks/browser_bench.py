@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from benchmarks.figures import record, side
 from benchmarks.measure import ratios, spread
 
 CHROMIUM = "/usr/bin/chromium"
@@ -62,6 +63,15 @@ def p8_browser(build: Callable[[Path], Path], native_seconds: Callable[[Path], f
                     context.close()
         server.shutdown()
     ms = [x * 1000 for x in in_browser], [x * 1000 for x in native]
+    record("P8.cold", "the playground, cold", "the playground opened -> first transcript, nothing cached (headless "
+           "Chromium)", "s", cold, 1, runs=len(cold))
+    record("P8.cached", "the playground, runtime cached", "the playground opened -> first transcript, the runtime cached",
+           "s", warm, 1, runs=len(warm))
+    record("P8.cached_speedup", "the playground cached against cold", "cold over cached: how many times faster cached",
+           "x", ratios(cold, warm), 1, pairs=len(cold))
+    record("P8.browser_vs_native", "the engine in the browser against natively", "the engine on every committed session "
+           "in the browser (Pyodide) vs natively: times the native time", "x", ratios(in_browser, native), 1,
+           pairs=len(cold), sides=[side("in the browser", "ms", ms[0], 0), side("natively", "ms", ms[1], 0)])
     line = (f"P8 the playground, opened -> first transcript: cold {spread(cold, '.1f')} s, runtime cached "
             f"{spread(warm, '.1f')} s ({spread(ratios(cold, warm), '.1f')}x faster cached); "
             f"the engine on every committed session in the browser {spread(ms[0], '.0f')} ms vs natively "

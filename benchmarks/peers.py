@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from benchmarks.figures import record, side
 from benchmarks.measure import paired, spread
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,6 +86,10 @@ def p12_serve_mcp_http(pairs: int) -> tuple[str, bool]:
     ours, sdk = paired(lambda: mcp_http_session(MCP_HTTP_PEERS["serve mcp --http"]),
                        lambda: mcp_http_session(MCP_HTTP_PEERS["the SDK's server over HTTP"]), pairs)
     ratios = [s / o for o, s in zip(ours, sdk)]
+    record("P12.serve_mcp_http", "serve mcp --http against the SDK's server over HTTP", "one MCP session over Streamable "
+           "HTTP, start-up to exit: the SDK's fixture server's time over serve mcp --http's (how many times faster)", "x",
+           ratios, 1, pairs=pairs, sides=[side("serve mcp --http", "ms", [x * 1e3 for x in ours], 0),
+                                          side("the SDK's fixture server over HTTP", "ms", [x * 1e3 for x in sdk], 0)])
     return (f"P12 one MCP session over Streamable HTTP, start-up to exit: serve mcp --http "
             f"{spread([x * 1e3 for x in ours], '.0f')} ms vs the SDK's fixture server over HTTP "
             f"{spread([x * 1e3 for x in sdk], '.0f')} ms: serve mcp --http is {spread(ratios, '.1f')}x faster "
@@ -95,6 +100,10 @@ def p6_serve_mcp(pairs: int) -> tuple[str, bool]:
     ours, sdk = paired(lambda: mcp_session(MCP_PEERS["serve mcp"]), lambda: mcp_session(MCP_PEERS["the SDK's server"]),
                        pairs)
     ratios = [s / o for o, s in zip(ours, sdk)]
+    record("P6.serve_mcp", "serve mcp against the SDK's server (stdio)", "one MCP session over stdio, start-up to exit: "
+           "the SDK's fixture server's time over serve mcp's (how many times faster)", "x", ratios, 1, pairs=pairs,
+           sides=[side("serve mcp", "ms", [x * 1e3 for x in ours], 0),
+                  side("the SDK's fixture server", "ms", [x * 1e3 for x in sdk], 0)])
     return (f"P6 one MCP session over stdio, start-up to exit: serve mcp {spread([x * 1e3 for x in ours], '.0f')} ms "
             f"vs the SDK's fixture server {spread([x * 1e3 for x in sdk], '.0f')} ms: serve mcp is "
             f"{spread(ratios, '.1f')}x faster (median of {pairs} alternating pairs, min-max)", True)
@@ -125,6 +134,10 @@ def p7_serve_a2a(pairs: int, requests: int) -> tuple[str, bool]:
     ours, sdk = paired(lambda: a2a_rate(A2A_PEERS["serve a2a"], requests),
                        lambda: a2a_rate(A2A_PEERS["the SDK's agent"], requests), pairs)
     ratios = [o / s for o, s in zip(ours, sdk)]
+    record("P7.serve_a2a", "serve a2a against the SDK's agent", f"A2A SendMessage over HTTP (uvicorn, autocannon, 32 "
+           f"connections, {requests} requests): serve a2a's requests per second over the SDK's agent's", "x", ratios, 1,
+           pairs=pairs, goal={"at_least": 5}, sides=[side("serve a2a", "requests/s", ours, 0),
+                                                    side("the SDK's agent", "requests/s", sdk, 0)])
     return (f"P7 A2A SendMessage over HTTP (uvicorn, autocannon, 32 connections, {requests} requests): serve a2a "
             f"{spread(ours, ',.0f')} requests/s vs the SDK's agent {spread(sdk, ',.0f')} requests/s: "
             f"{spread(ratios, '.1f')}x (median of {pairs} alternating pairs, min-max; goal >= 5x)",

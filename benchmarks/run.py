@@ -7,6 +7,10 @@ pairs (A B A B ..., at least five pairs unless --quick), takes the ratio pair by
 prints the median ratio with its min-max (`benchmarks/measure.py`). A time against a goal is
 the median of at least five runs, with its min-max. No side is slowed on purpose.
 
+Every figure is also recorded as data (`benchmarks/figures.py`) and the run written as one JSON
+file: into ``benchmarks/results/runs/`` (commit it: the site's Performance page is drawn from
+those files), or, for a ``--quick`` smoke run, into ``benchmarks/output/quick/`` (not history).
+
 P0  the engine and the check on every committed session (the pinned releases), against the
     JSON floor: ``json.loads`` of the same recordings plus ``==`` against a copy
                                                   goal: engine <= 2x, check <= 3x the floor
@@ -69,6 +73,7 @@ from benchmarks.scale import (MKDOCS, MKDOCS_ENV, build_command, compiled, copy_
                               mkdocs_build, synthetic_project)
 from benchmarks.measure import MIN_PAIRS, Run, paired, ratios, run_command, spread, timed  # noqa: E402
 from benchmarks.browser_bench import p8_browser  # noqa: E402
+from benchmarks import figures as results  # noqa: E402
 
 
 def timed_build(project: Path) -> Run:
@@ -137,6 +142,22 @@ def p0_floor(project: Project, pairs: int) -> tuple[str, bool]:
     ok_engine = statistics.median(over["engine"]) <= 2
     ok_check = statistics.median(over["check"]) <= 3
     ms = lambda name: spread([x * 1e3 for x in figures[name]], ".1f")  # noqa: E731
+    msl = lambda name: [x * 1e3 for x in figures[name]]  # noqa: E731
+    results.record("P0.floor", "the JSON floor", f"json.loads of every committed recording plus == against a copy ({len(paths)} "
+           f"recordings, {len(sessions)} sessions, {messages} messages), CPU time", "ms", msl("floor"), 1, runs=rounds)
+    results.record("P0.engine", "the engine against the JSON floor", "the engine on every committed session vs the JSON floor "
+           "(CPU time)", "x", over["engine"], 2, pairs=rounds, goal={"at_most": 2}, sides=[results.side("engine", "ms", msl("engine"), 1)])
+    results.record("P0.check", "the check against the JSON floor", "the whole check (the engine, writing its recordings, "
+           "comparing) vs the JSON floor (CPU time)", "x", over["check"], 2, pairs=rounds, goal={"at_most": 3},
+           sides=[results.side("check", "ms", msl("check"), 1)])
+    results.record("P0.load_recording", "reading the recordings strictly against the JSON floor", "load_recording of every "
+           "recording (duplicate keys refused, every message validated) vs the JSON floor", "x", over["load_recording"], 2,
+           pairs=rounds, sides=[results.side("load_recording", "ms", msl("load_recording"), 1)])
+    results.record("P0.engine_paused", "the engine against the floor with the collector paused", "the engine vs the JSON floor "
+           "run with the garbage collector paused, as the engine and the check pause it", "x", paused["engine"], 2,
+           pairs=rounds, sides=[results.side("the floor, collector paused", "ms", msl("paused"), 1)])
+    results.record("P0.check_paused", "the check against the floor with the collector paused", "the check vs the JSON floor run "
+           "with the garbage collector paused", "x", paused["check"], 2, pairs=rounds)
     return "\n".join([
         f"P0 the JSON floor ({len(paths)} recordings, {len(sessions)} sessions, {messages} messages: json.loads + ==) "
         f"{ms('floor')} ms of CPU; {pairs_note(rounds)} "
@@ -182,6 +203,13 @@ def p1_engine_vs_live(project: Project, pairs: int) -> tuple[str, bool]:
     first_runs = first_runs[-len(ours):]  # (the warm-up pair's dropped, as paired drops it)
     faster, faster_first = ratios(live, ours), ratios(live, first_runs)
     ok = statistics.median(faster) >= 1000
+    results.record("P1.engine_vs_live", "the engine against the live SDK", f"the engine on the {len(sessions)} seed sessions in "
+           f"process (the median of {ENGINE_RUNS} runs in a row) vs recording them live from the SDKs, one session at a "
+           "time: how many times faster", "x", faster, 0, pairs=pairs, goal={"at_least": 1000},
+           sides=[results.side("engine", "ms", [x * 1e3 for x in ours], 1), results.side("the live SDK", "s", live, 2)])
+    results.record("P1.first_run", "the engine's first run against the live SDK", "the engine's first run in each pair, just "
+           "after the live side (the CPU's caches cold), vs the live SDK: how many times faster", "x", faster_first, 0,
+           pairs=pairs, sides=[results.side("engine, first run", "ms", [x * 1e3 for x in first_runs], 1)])
     return "\n".join([
         f"P1 engine {spread([x * 1e3 for x in ours], '.1f')} ms for {len(sessions)} sessions (in process, the median of "
         f"{ENGINE_RUNS} runs in a row) vs the live SDK one session at a time {spread(live, '.2f')} s: "
@@ -222,6 +250,9 @@ def p2_hook_overhead(project: Project, pairs: int) -> tuple[str, bool]:
         hooked, without = paired(lambda: timed_build(copy).seconds, lambda: timed_build(plain).seconds, count, warmup=1)
     over = ratios(hooked, without)
     ok = statistics.median(over) <= 1.10
+    results.record("P2.hook", "the hook's share of a build", "a strict mkdocs build with the conformance hook vs the same pages "
+           "prerendered, hook off", "x", over, 3, pairs=count, goal={"at_most": 1.10},
+           sides=[results.side("with the hook", "s", hooked, 2), results.side("prerendered, hook off", "s", without, 2)])
     return (f"P2 strict mkdocs build with the hook {spread(hooked, '.2f')} s vs the same pages prerendered, hook off "
             f"{spread(without, '.2f')} s: {spread(over, '.3f')}x, {pairs_note(count)} (goal <= 1.10x): {verdict(ok)}", ok)
 
@@ -319,6 +350,11 @@ def p3_serve_latency(project: Project, repeat: int) -> tuple[str, bool]:
         hook = [after_an_edit(i) for i in range(count)]
         cold = [timed(lambda: render_checkout(copy))() for _ in range(count)]
     ok = statistics.median(latencies) <= 1
+    results.record("P3.serve_edit", "an edit served under make serve", "saving an edited recording -> its rebuilt page served "
+           "(mkdocs serve --dirty)", "s", latencies, 2, runs=count, goal={"at_most": 1})
+    results.record("P3.hook_after_edit", "the hook after an edit", "the hook re-checking and re-rendering what the edit touched "
+           "(serve's memo)", "s", hook, 2, runs=count)
+    results.record("P3.hook_cold", "the hook from scratch", "the hook as a clean build runs it", "s", cold, 2, runs=count)
     return (f"P3 saved recording -> rebuilt page served under `make serve` (serve --dirty): {spread(latencies, '.2f')} s, "
             f"median (min-max) of {count} edits (goal <= 1 s): {verdict(ok)}\n"
             f"   what it waits on: the file watcher (file events, site/mkdocs/serving.py; MkDocs then waits 0.1 s for the "
@@ -358,6 +394,11 @@ def p4_scale(project: Project, pairs: int, factors: list[int], builds: bool = Tr
                 # the render includes the engine (render_site runs the check): the whole in-memory site
                 "render": ratios([per_session(factor, x) for x in render_big], [per_session(base, x) for x in render_base]),
             }
+            what = f"per session, {factor}x the seed sessions against {base}x"
+            results.record(f"P4.{factor}x.engine", f"the engine per session, {factor}x against {base}x", what + ": the engine's time",
+                   "x", growth["engine"], 2, pairs=pairs, goal={"at_most": 1.2})
+            results.record(f"P4.{factor}x.render", f"the render per session, {factor}x against {base}x",
+                   what + ": the in-memory site (check and pages)", "x", growth["render"], 2, pairs=pairs, goal={"at_most": 1.2})
             if not builds:  # --no-builds: the in-process figures only, and said so
                 linear = all(statistics.median(v) <= 1.2 for v in growth.values())
                 ok = ok and linear
@@ -375,6 +416,13 @@ def p4_scale(project: Project, pairs: int, factors: list[int], builds: bool = Tr
                 "build peak memory (whole process, not per session)": ratios([r.peak_bytes for r in big_runs], [r.peak_bytes for r in base_runs]),
             }
             bytes_growth = per_session(factor, size[factor]) / per_session(base, size[base])
+            results.record(f"P4.{factor}x.build_time", f"the strict build per session, {factor}x against {base}x",
+                   what + ": the strict mkdocs build's time", "x", growth["build time"], 2, pairs=pairs, goal={"at_most": 1.2})
+            results.record(f"P4.{factor}x.build_memory", f"the build's peak memory, {factor}x against {base}x",
+                   f"{factor}x against {base}x: the whole build process's peak memory (not per session)", "x",
+                   growth["build peak memory (whole process, not per session)"], 2, pairs=pairs)
+            results.record(f"P4.{factor}x.site_bytes", f"the site's bytes per session, {factor}x against {base}x",
+                   what + ": HTML and search index", "x", [bytes_growth], 2, runs=1, goal={"at_most": 1.2})
             linear = all(statistics.median(growth[k]) <= 1.2 for k in ("engine", "render", "build time")) and bytes_growth <= 1.2
             ok = ok and linear
             lines.append(f"   {factor}x vs {base}x per session: " + ", ".join(f"{k} {spread(v, '.2f')}x" for k, v in growth.items())
@@ -383,6 +431,13 @@ def p4_scale(project: Project, pairs: int, factors: list[int], builds: bool = Tr
             runs = builds_of[factor]
             n = len(sessions[factor])
             size = site_bytes(projects[factor] / "site")
+            results.record(f"P4.{factor}x.build", f"the strict build at {factor}x ({n:,} sessions)",
+                   f"one strict mkdocs build of {factor}x the seed sessions: wall time", "s", [r.seconds for r in runs], 1,
+                   runs=len(runs))
+            results.record(f"P4.{factor}x.peak_memory", f"the build's peak memory at {factor}x ({n:,} sessions)",
+                   "the build process's peak resident memory", "MiB", [r.peak_bytes / 2**20 for r in runs], 0, runs=len(runs))
+            results.record(f"P4.{factor}x.site", f"the site at {factor}x ({n:,} sessions)", "HTML and search index", "MiB",
+                   [size / 2**20], 1, runs=1)
             lines.append(f"   {factor:>3}x {n:>5} sessions: strict build {spread([r.seconds for r in runs], '.1f')} s, "
                          f"peak memory {spread([r.peak_bytes / 2**20 for r in runs], '.0f')} MiB, HTML + search index {size / 2**20:.1f} MiB "
                          f"({size / n / 1024:.0f} KiB per session), {len(runs)} builds")
@@ -430,6 +485,15 @@ def p5_parallel_recording(project: Project, repeat: int) -> tuple[str, bool]:
                                   for _ in range(runs)]))
                for family, code in imports.items()}
     ok = statistics.median(walls) <= 4
+    results.record("P5.rerecord", "the live re-recording", f"recording the {count} seed sessions live from the SDKs, both "
+           "families at once", "s", walls, 2, runs=runs, goal={"at_most": 4})
+    results.record("P5.cpu", "the live re-recording's CPU time", "the CPU time of all the recording's processes", "s", cpus, 2, runs=runs)
+    for family, v in alone.items():
+        results.record(f"P5.{family}_alone", f"the {family.upper()} recorder alone", f"the {family.upper()} sessions recorded alone",
+               "s", v[0], 2, runs=runs)
+    for family, v in startup.items():
+        results.record(f"P5.{family}_import", f"importing the {family.upper()} SDK",
+               f"importing the {family.upper()} SDK in a fresh interpreter", "s", v[0], 2, runs=runs)
 
     def both(pair: list[tuple[float, ...]]) -> str:
         return f"{spread(list(pair[0]), '.2f')} s (CPU {spread(list(pair[1]), '.2f')} s)"
@@ -468,6 +532,14 @@ def p10_build_vs_baseline(pairs: int, baseline: str) -> tuple[str, bool]:
         size = site_bytes(ours / "site"), site_bytes(theirs / "site")
     over = ratios([r.seconds for r in now], [r.seconds for r in then])
     ok = statistics.median(over) <= 0.5
+    results.record("P10.build_vs_baseline", f"the full strict build against {baseline}", "the full strict build of this "
+           f"checkout vs that of main before issue 16 ({baseline})", "x", over, 2, pairs=pairs, goal={"at_most": 0.5},
+           sides=[results.side("this checkout", "s", [r.seconds for r in now], 1), results.side(baseline, "s", [r.seconds for r in then], 1)])
+    results.record("P10.site", f"the site against {baseline}'s", "HTML and search index of this checkout's site", "MiB",
+           [size[0] / 2**20], 1, runs=1, sides=[results.side(baseline, "MiB", [size[1] / 2**20], 1)])
+    results.record("P10.peak_memory", f"the build's peak memory against {baseline}'s", "the build process's peak resident memory",
+           "MiB", [r.peak_bytes / 2**20 for r in now], 0, runs=pairs,
+           sides=[results.side(baseline, "MiB", [r.peak_bytes / 2**20 for r in then], 0)])
     return (f"P10 the full strict build, this checkout {spread([r.seconds for r in now], '.1f')} s vs {baseline} "
             f"{spread([r.seconds for r in then], '.1f')} s: {spread(over, '.2f')}x, {pairs_note(pairs)} (goal <= 0.5x): "
             f"{verdict(ok)}; HTML + search index {size[0] / 2**20:.1f} MiB vs {size[1] / 2**20:.1f} MiB; peak memory "
@@ -490,6 +562,10 @@ def p9_bytecode(pairs: int) -> tuple[str, bool]:
                                {**os.environ, "PYTHONPYCACHEPREFIX": cache}).seconds
 
     cold, warm = paired(from_source, compiled, pairs, warmup=1)
+    results.record("P9.bytecode", "importing the MkDocs stack without compiled bytecode", "importing the MkDocs stack and "
+           "agent_loop_sim.site compiled on import vs compiled at set-up: how many times slower without", "x",
+           ratios(cold, warm), 1, pairs=pairs, sides=[results.side("compiled at set-up", "s", warm, 2),
+                                                      results.side("compiled on import", "s", cold, 2)])
     return (f"P9 importing the MkDocs stack and agent_loop_sim.site: compiled at set-up {spread(warm, '.2f')} s vs compiled on import "
             f"{spread(cold, '.2f')} s: {spread(ratios(cold, warm), '.1f')}x slower without, {pairs_note(pairs)}", True)
 
@@ -528,6 +604,12 @@ def p11_largest_input(repeat: int) -> tuple[str, bool]:
         refusals = [run_measured(["run", str(over)]) for _ in range(repeat)]
         size = accepted.stat().st_size
     ok = all(r.returncode == 0 for r in runs) and all(r.returncode == 2 for r in refusals)
+    results.record("P11.run", "run on the largest accepted input", f"python -m agent_loop_sim run on a {size:,}-byte file of "
+           "1,000 sessions, nesting at the limit: wall time", "s", [r.seconds for r in runs], 2, runs=repeat)
+    results.record("P11.peak_memory", "peak memory on the largest accepted input", "the run's peak resident memory", "MiB",
+           [r.peak_bytes / 2**20 for r in runs], 0, runs=repeat)
+    results.record("P11.refusal", "refusing a file one byte over the limit", "python -m agent_loop_sim run on a file one byte "
+           "over the size limit: wall time to the refusal", "s", [r.seconds for r in refusals], 2, runs=repeat)
     return (f"P11 the largest accepted input ({size:,} bytes, 1,000 sessions, nesting at the limit): `run` "
             f"{spread([r.seconds for r in runs], '.2f')} s, peak memory {max(r.peak_bytes for r in runs) / 2**20:.0f} MiB; "
             f"one byte over the limit refused in {spread([r.seconds for r in refusals], '.2f')} s, median (min-max) of {repeat} "
@@ -550,6 +632,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", default=BASELINE, help="P10's baseline commit (default: main before issue 16)")
     parser.add_argument("--no-builds", action="store_true", help="P4 without its strict builds (the in-process figures only)")
     parser.add_argument("--factors", type=int, nargs="+", default=[1, 10, 100], help="P4's scale factors, smallest first")
+    parser.add_argument("--results", type=Path, help="the folder to write the run's JSON into (default: "
+                        "benchmarks/results/runs/, or benchmarks/output/quick/ for --quick)")
     args = parser.parse_args(argv)
     pairs = 1 if args.quick else max(MIN_PAIRS, args.pairs)
     factors = [1, 10] if args.quick else sorted(set(args.factors))
@@ -581,6 +665,12 @@ def main(argv: list[str] | None = None) -> int:
         if not ok:
             missed.append(name)
     print("goals missed: " + (", ".join(missed) if missed else "none"), flush=True)
+    if results.RECORDED:
+        command = " ".join(["benchmarks/run.py", *(argv if argv is not None else sys.argv[1:])])
+        path = results.write_run(results.run_data(results.RECORDED, command, args.quick), args.results)
+        print(f"the run's figures: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
+              + (" (a quick run: a smoke run, not history; not for benchmarks/results/runs/)" if args.quick else ""),
+              flush=True)
     return 0
 
 

@@ -24,6 +24,7 @@ from ..staging import check_tree, write_tree
 from ..protocols import FAMILIES
 from .pages.architecture import ARCHITECTURE_PAGE, render_architecture
 from .pages.peers import PEERS_PAGE, render_peers
+from .pages.performance import PERFORMANCE_PAGE, render_performance
 from .pages.suite import SUITE_PAGE, render_suite
 from .parts.badge import conformance_badge
 from .pages.coverage import COVERAGE_PAGE, coverage_of, render_coverage
@@ -49,11 +50,11 @@ from .pages.sources import (FORMAT_PAGE, SERVERS_PAGE, reference_modules, refere
 REPORT_FILE = "conformance.json"
 BADGE_FILE = "badge.svg"
 REFERENCE_INDEX = "reference/index.md"
-#: the hand-written pages (``docs/guide/``), in the order they are read
+#: the guide's pages (``docs/guide/``, and the Performance page drawn from the benchmark's runs), in the order they are read
 GUIDE_PAGES = [{"How it is checked": "guide/how-it-is-checked.md"}, {"Commands": "guide/commands.md"},
                {"The engine in the browser": "guide/browser.md"}, {"MCP over Streamable HTTP": "guide/mcp-http.md"},
                {"The A2A TCK": "guide/tck.md"},
-               {"Performance": "guide/performance.md"}, {"How the tests are tested": "guide/tests.md"}]
+               {"Performance": PERFORMANCE_PAGE}, {"How the tests are tested": "guide/tests.md"}]
 SHOWN_PROBLEMS = 60
 
 
@@ -243,6 +244,8 @@ def _reference(project: Project, families: list[str], files: list[ScenarioFile])
     pages[ARCHITECTURE_PAGE] = render_architecture()  # (it imports every module, to read its docstring)
     pages[PEERS_PAGE] = render_peers()
     pages[SUITE_PAGE] = render_suite(project.root)
+    pages[PERFORMANCE_PAGE], performance_problems = render_performance(project.root)  # (a guide page, from the benchmark's runs)
+    problems += performance_problems
     modules = reference_modules()
     pages[REFERENCE_INDEX] = render_reference_index(modules)
     for module in modules:

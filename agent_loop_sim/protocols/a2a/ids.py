@@ -19,8 +19,7 @@ _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"  # protobuf's Timestamp in JSON, as the S
 class IdSource:
     """UUIDs of one party, drawn in order: the party's own ``uuid5(namespace, party)`` with its
     last twelve hex digits (the node) replaced by the count, so no two ids of a party are equal
-    and the parties' ids never meet. (Cheaper than a hash per id: the models draw one or more
-    ids for every message.)"""
+    and the parties' ids never meet."""
 
     def __init__(self, party: str) -> None:
         self.party = party
@@ -35,8 +34,7 @@ class IdSource:
 @lru_cache(maxsize=64)
 def _head(party: str) -> str:
     """The fixed part of a party's ids, ``uuid5(namespace, party)`` up to its node: "xxxxxxxx-xxxx-5xxx-yxxx-".
-    (Cached: a pure function of the party's name, and every session makes a source per party;
-    the hash cost more than the rest of setting up a session's agent.)"""
+    (Cached: a pure function of the party's name, and every session makes a source per party.)"""
     return uuid5(_NAMESPACE, party)[:24]
 
 
@@ -51,14 +49,14 @@ def uuid5(namespace: uuid.UUID, name: str) -> str:
 
 
 _START = datetime(2026, 1, 1, tzinfo=timezone.utc)
-_START_SECOND = _START.strftime(_TIME_FORMAT)[:-7]  # "2026-01-01T00:00:00." (once: strftime is slow)
+_START_SECOND = _START.strftime(_TIME_FORMAT)[:-7]  # "2026-01-01T00:00:00."
 
 
 class Clock:
     """A clock that moves one microsecond each time it is read, formatted as protobuf writes it.
 
     Within the start's second only the microseconds change, so a reading is that second's text
-    and six digits (``strftime`` for every reading cost more than the rest of the status it stamps)."""
+    and six digits."""
 
     def __init__(self, start: datetime = _START) -> None:
         self.start = start

@@ -32,7 +32,7 @@ TASK_STATES = (SUBMITTED, WORKING, COMPLETED, FAILED, CANCELED, INPUT_REQUIRED, 
 TERMINAL = frozenset({COMPLETED, CANCELED, FAILED, REJECTED})
 #: States in which the agent has stopped and waits for the other side.
 INTERRUPTED = frozenset({INPUT_REQUIRED, AUTH_REQUIRED})
-#: States after which a request's answer is final: terminal or interrupted (once, not a union per event).
+#: States after which a request's answer is final: terminal or interrupted.
 STOPPED = TERMINAL | INTERRUPTED
 
 # The requests about an existing task, named after the JSON-RPC methods that make them.

@@ -14,7 +14,7 @@ import re
 HEADER = "A2A-Version"
 SERVED = "1.0"
 ASSUMED_WHEN_ABSENT = "0.3"
-_HEADER_LOWER = HEADER.lower()  # (once, not for every header of every request)
+_HEADER_LOWER = HEADER.lower()  # header names are compared in lower case
 
 # PEP 440, as the `packaging` library reads it (whitespace around is allowed, case ignored).
 _PEP440 = re.compile(

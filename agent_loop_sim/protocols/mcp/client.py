@@ -63,7 +63,7 @@ class ScriptExhausted(InputError):
     """The server asked a question the scenario has no scripted answer left for."""
 
 
-@dataclass(slots=True)  # (slots: one a session, its fields read on every request)
+@dataclass(slots=True)
 class Answers:
     """The application's scripted answers, handed out in order, as its callbacks would."""
 
@@ -218,14 +218,14 @@ _PYTHON_NAMES = {"websiteUrl": "website_url", "mimeType": "mime_type"}
 class RequestFailed(Exception):
     """The server answered a request with a JSON-RPC error (the SDK raises ``MCPError``)."""
 
-    __slots__ = ("error",)  # (no dict made for each: one for every error the server answers)
+    __slots__ = ("error",)
 
     def __init__(self, error: dict[str, Any]) -> None:
         super().__init__(error.get("message"))
         self.error = error
 
 
-@dataclass(slots=True)  # (slots: its fields are read and set for every message)
+@dataclass(slots=True)
 class ClientModel:
     mode: str
     actions: list[dict[str, Any]]
@@ -364,8 +364,8 @@ class ClientModel:
             raise TimedOut()
 
     def _envelope(self, params: dict[str, Any], log_level: str | None) -> dict[str, Any]:
-        # (the revision's wire from a table made once, not `wire_for`: one call fewer per message;
-        # a revision not in it, or none yet, puts nothing around a request, as the handshake's wire)
+        # (the revision's wire from the table of enveloping revisions: a revision not in it, or
+        # none yet, puts nothing around a request, as the handshake's wire)
         wire = _ENVELOPING_WIRES.get(self.version)  # type: ignore[arg-type]
         if wire is None:  # (the envelope's parts are not even made: a request of the handshake era has none)
             return params
@@ -376,8 +376,7 @@ class ClientModel:
                  meta: dict[str, Any] | None = None) -> dict[str, Any]:
         """The next request, to be yielded by the program, which is sent its result (or `RequestFailed`
         is thrown into it). ``fields`` become the request's own (the caller hands them over);
-        ``meta`` is the scenario's, copied. (A function, not a generator the program delegates to:
-        a generator more per request cost its creation and a frame more on every step.)"""
+        ``meta`` is the scenario's, copied."""
         request_id = next(self._ids)
         # The params models declare _meta first: the caller's _meta leads, when given.
         params: dict[str, Any] = {"_meta": copy_json(meta)} if meta is not None else {}
@@ -393,7 +392,7 @@ class ClientModel:
                 return {"jsonrpc": "2.0", "id": request_id, "method": method}
         else:
             params.setdefault("_meta", {})  # mcp 2.2.0's dispatcher always set one
-        # (`jsonrpc.request` written out: a call fewer for every request the client sends)
+        # (`jsonrpc.request` written out)
         return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
 
     def _notification(self, method: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from .versions import META_PROTOCOL_VERSION, STATELESS_VERSIONS
 
 
 class Era(Enum):
-    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow Python code
+    __hash__ = object.__hash__  # members are singletons: hashed by identity
 
     UNDECIDED = "undecided"
     HANDSHAKE = "handshake"  # initialize, up to 2025-11-25
@@ -87,16 +87,14 @@ ERA_TRANSITIONS: dict[tuple[Era, Kind], tuple[Era, Verdict]] = {
 }
 
 
-# The members kind_of returns, bound once: reading a member off an Enum class (``Kind.PLAIN``) goes
-# through the enum machinery in Python 3.11, some ten times the cost of reading a module global,
-# and kind_of runs for every request.
+# The kinds kind_of returns, as module names.
 _INITIALIZE, _ENVELOPED, _PLAIN = Kind.INITIALIZE, Kind.ENVELOPED, Kind.PLAIN
 
 
 def kind_of(method: str, params: Mapping[str, Any] | None) -> Kind:
     if method == "initialize":
         return _INITIALIZE
-    # dict, not Mapping: decoded JSON, and an ABC check costs more than the rest of this.
+    # dict, not Mapping: params are decoded JSON.
     meta = params.get("_meta") if isinstance(params, dict) else None
     if isinstance(meta, dict) and META_PROTOCOL_VERSION in meta:
         return _ENVELOPED
@@ -105,7 +103,7 @@ def kind_of(method: str, params: Mapping[str, Any] | None) -> Kind:
 
 def transition(era: Era, method: str, params: Mapping[str, Any] | None) -> tuple[Era, Verdict]:
     """The era a request leaves the connection in, and what is done with it. (The server looks the
-    table up the same way in line, `ServerConnection.receive_decoded`, one call fewer a request.)"""
+    table up the same way in line, `ServerConnection.receive_decoded`.)"""
     return ERA_TRANSITIONS[(era, kind_of(method, params))]
 
 

@@ -17,8 +17,7 @@ UNSUPPORTED_PROTOCOL_VERSION = -32022
 CONNECTION_CLOSED = -32000  # the SDK's own code, for requests still open when the connection ends
 
 
-# Named tuples rather than frozen dataclasses: one is made for every message the server reads,
-# and a frozen dataclass sets each field through object.__setattr__.
+# The shapes a line the server reads can have, as named tuples: read-only, compared by type.
 
 class Request(NamedTuple):
     id: int | str
@@ -82,8 +81,7 @@ def classify(data: Any) -> Incoming | None:
     has_id = "id" in data
     # An id is a strict int (not a bool, not a float) or a string.
     good_id = has_id and (type(data["id"]) is int or isinstance(data["id"], str))
-    # (each shape made by tuple.__new__ itself: a named tuple's own __new__ is a Python function
-    # around it, and one is made for every message the server reads)
+    # (each shape made by tuple.__new__ itself: its fields are already checked here)
     if isinstance(method, str) and (params is None or isinstance(params, dict)):
         return _new(Request, (data["id"], method, params)) if good_id else _new(Notification, (method, params))
     if good_id and isinstance(data.get("result"), dict):

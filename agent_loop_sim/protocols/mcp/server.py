@@ -40,7 +40,7 @@ from .releases import EMPTY_EXPERIMENTAL_OMITTED, EMPTY_META_OMITTED, MCP_RELEAS
 from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL
 from .wire import WIRES, Wire
 
-# (bound once: reading a member off an Enum class costs some ten times a global's read in 3.11)
+# the eras a connection's era is compared with on each request
 _UNDECIDED, _STATELESS = Era.UNDECIDED, Era.STATELESS
 
 #: frames the server keeps from before the first request (the rest are dropped)
@@ -58,7 +58,7 @@ def invalid_params() -> ProtocolError:
     return ProtocolError(INVALID_PARAMS, "Invalid request parameters", "", has_data=True)
 
 
-@dataclass(slots=True)  # (slots: one for every tool call)
+@dataclass(slots=True)
 class _SuspendedCall:
     """A handshake-era tool call waiting for the client's answer to a server request."""
 
@@ -70,7 +70,7 @@ class _SuspendedCall:
     question: Any = None  # the question asked (AskUser / AskModel), whose answer is awaited
 
 
-@dataclass(slots=True)  # (slots: its fields are read and set for every message)
+@dataclass(slots=True)
 class ServerConnection:
     """One stdio connection to an ``MCPServer`` serving ``definition``.
 
@@ -119,10 +119,8 @@ class ServerConnection:
         """The same, for a line already decoded and classified (`jsonrpc.classify`)."""
         kind = type(message)  # (exact types: `classify` makes each shape itself)
         if kind is Request:
-            # A request, the common case, is served here rather than through a method of its own
-            # (one Python call fewer per request). The era table decides first (`eras.transition`,
-            # looked up directly for the same reason, in `_ROUTES`: the same table, each row with
-            # how its era serves a request, so that one lookup finds all of it).
+            # A request: the era table decides first (`eras.transition`, looked up in `_ROUTES`:
+            # the same table, each row with how its era serves a request).
             self.era, verdict, serve, wire = _ROUTES[(self.era, kind_of(message.method, message.params))]
             if verdict.code is not None:  # refused (`Verdict.refusal`; asked only then: most requests are served)
                 # Answered, not raised: a raised exception kept in a local is a cycle (exception ->
@@ -173,8 +171,6 @@ class ServerConnection:
             # and is refused, in either era (the handshake era's types do not even define it).
             raise ProtocolError(INVALID_PARAMS, "Invalid or expired requestState", {"reason": "invalid_request_state"})
         d = self.definition
-        # (an if-chain, most frequent first: a string comparison costs less than the call a table
-        # of handlers would add)
         try:
             if method == "tools/call":
                 return self._call_tool(request, wire)
@@ -262,7 +258,7 @@ class ServerConnection:
         return self._RUN_TOOL[wire.ERA](self, call, params.get("inputResponses"))
 
     def _tool_result(self, request_id: int | str, wire: Wire, body: dict[str, Any]) -> dict[str, Any]:
-        # (`jsonrpc.result` written out: a call fewer for every tool result)
+        # (`jsonrpc.result` written out)
         return {"jsonrpc": "2.0", "id": request_id, "result": wire.finish("tools/call", body, self.definition)}
 
     def _step(self, call: _SuspendedCall, answer: Any, wire: Wire, out: Outgoing) -> Any:
@@ -509,8 +505,8 @@ def _check_request(method: str, version: str, params: dict[str, Any] | None, wir
     """A request as the revision ``version`` types it: a method it defines (or the server has no
     handler: -32601), then its params (-32602, `invalid_params`).
 
-    (One function for the method, ``_meta`` and the fields, reading one table made once
-    (`_REQUEST_TYPING`): it runs for every request, and each call or lookup it saves counts.)"""
+    (One function for the method, ``_meta`` and the fields, reading one table derived from the
+    revisions' types, `_REQUEST_TYPING`.)"""
     typing = _REQUEST_TYPING[wire.ERA].get(method)
     if typing is None:
         if method not in HANDLED and method != "initialize":

@@ -62,7 +62,7 @@ def play_client(client: ClientModel, server: ServerConnection, observe: Observer
     # The wire holds each message as it will be logged (its sender says whom it goes to). The wire
     # is a FIFO and a message is logged as it is delivered, so the log is the wire's messages in the
     # order they were written: the log itself is the wire, and ``delivered`` counts the messages
-    # handed on (no queue beside it, no second append per message).
+    # handed on.
     log: list[Message] = [Message("client", "server", m) for m in client.start()]
     delivered = 0
     while delivered < len(log) or _timed_out(client, log):
@@ -71,7 +71,6 @@ def play_client(client: ClientModel, server: ServerConnection, observe: Observer
         # The log and the peer both get the message itself, not a copy: the models build every
         # message from fresh objects and neither changes what it was sent, so nothing in a
         # transcript is shared with the models' own objects (tests/test_engine_isolation.py).
-        # (appended one by one: a list built only to extend the log with it cost more)
         if logged.sender == "client":
             for m in server.receive_decoded(jsonrpc.classify(logged.json)):
                 log.append(Message("server", "client", m))

@@ -83,7 +83,7 @@ def finish(method: str, body: dict[str, Any], server: ServerDefinition) -> dict[
         out.setdefault("cacheScope", "private")
     out.setdefault("resultType", "complete")
     meta = out.pop("_meta", None)
-    out = dict(sorted(out.items()))  # (keys are unique: sorted by key alone, in C)
+    out = dict(sorted(out.items()))  # (keys are unique: sorted by key alone)
     info = server.info()
     if meta:  # the handler's own _meta first, the server's stamp last
         meta = dict(meta)
