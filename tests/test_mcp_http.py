@@ -309,9 +309,9 @@ def test_the_http_findings_hold_and_a_changed_envelope_breaks_them():
 
     findings = [f for f in load_findings(json.loads(FINDINGS_FILE.read_text()), str(FINDINGS_FILE))
                 if f.id.startswith("mcp-http-")]
-    assert len(findings) == 3
-    transcripts = {t.name: t for name in ("sdk_exchanges_http.json", "sdk_exchanges_http_surface.json")
-                   for t in load_recording(str(ROOT / "recordings" / name)).sessions}
+    assert len(findings) == 4
+    recordings = [load_recording(str(path)) for path in sorted((ROOT / "recordings").glob("*.json"))]
+    transcripts = {t.name: t for r in recordings if r.family == "mcp" for t in r.sessions}
     assert all(check_finding(f, Recorded(transcripts), ["mcp"]).holds for f in findings)
     transcripts["http_modern_errors"].messages[5].http["status"] = 200  # as if the SDK sent every error with 200
     broken = check_finding(next(f for f in findings if f.id == "mcp-http-error-status"), Recorded(transcripts), ["mcp"])
