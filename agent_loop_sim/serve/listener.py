@@ -15,7 +15,7 @@ def listen(host: str, port: int, verb: str) -> tuple[socket.socket, str] | None:
     if sys.stdout is None:  # started with `>&-`: the URL has nowhere to go (and uvicorn logs there)
         print(f"error: {verb}: standard output, where the URL is written, is closed", file=sys.stderr)
         return None
-    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listener.bind((host, port))
