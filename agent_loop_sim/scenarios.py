@@ -48,6 +48,8 @@ class Session:
     harness: str | None = None  #: the harness its file names (`Family.harnesses`); None: as deployed
     #: how its messages travel: ``stdio``, or ``http`` (MCP's Streamable HTTP) when its file says so
     transport: str = "stdio"
+    #: its place in its file's sessions: what is found wrong in play is named at its JSON path in the file
+    index: int | None = field(default=None, compare=False)
 
     @property
     def mode(self) -> str:
@@ -109,7 +111,7 @@ def parse_session(raw: Any, index: int, source: str) -> Session:
         schema.validate(raw, path)
     except InputError as exc:
         raise exc.within(file=source, session=label) from None
-    return Session(name=name, family=raw["family"], title=raw["title"], spec=raw, source=source)
+    return Session(name=name, family=raw["family"], title=raw["title"], spec=raw, source=source, index=index)
 
 
 def check_recording_name(name: str, source: str) -> None:

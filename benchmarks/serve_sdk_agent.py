@@ -11,7 +11,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from conformance import a2a_sdk_server  # noqa: E402
 
 logging.disable(logging.WARNING)
-listener = socket.socket()
+# (IPPROTO_TCP: asyncio turns Nagle off on the connections, as when uvicorn binds the address itself)
+listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
 listener.bind(("127.0.0.1", 0))
 listener.listen(2048)
 print(f"http://127.0.0.1:{listener.getsockname()[1]}", flush=True)

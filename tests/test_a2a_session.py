@@ -19,13 +19,17 @@ def _session(tmp_path, **session):
     return path, loaded
 
 
-def test_a_step_the_orchestrator_cannot_make_names_file_session_and_path(tmp_path):
-    path, session = _session(tmp_path, steps=[{"op": "get", "task": "current"}])
+def test_a_step_the_orchestrator_cannot_make_names_file_session_message_and_path(tmp_path):
+    """The JSON path is the file's, as the validator's is, and the message the step would have sent."""
+    path = tmp_path / "a2a_x.json"
+    path.write_text(json.dumps({"recording": "x.json", "sessions": [
+        {"name": "s1", "family": "a2a", "title": "t", "steps": [{"op": "card"}]},
+        {"name": "s2", "family": "a2a", "title": "t", "steps": [{"op": "card"}, {"op": "get", "task": "current"}]}]}))
+    session = scenarios.load(path).sessions[1]
     with pytest.raises(InputError) as caught:
         run_session(session)
-    # (the path is the session's own, "$.steps[0].task", where the validator's names the file's: left open here)
-    assert str(caught.value).startswith(f"{path}, session 's1', at $.")
-    assert str(caught.value).endswith("steps[0].task: no current task: the agent has not spoken of a task yet")
+    assert str(caught.value) == (f"{path}, session 's2', message 3, at $.sessions[1].steps[1].task: no current task: "
+                                 "the agent has not spoken of a task yet")
 
 
 def test_an_agent_crash_is_answered_as_the_sdk_answers_it(tmp_path):

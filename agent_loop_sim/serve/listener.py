@@ -15,7 +15,9 @@ def listen(host: str, port: int, verb: str) -> tuple[socket.socket, str] | None:
     if sys.stdout is None:  # started with `>&-`: the URL has nowhere to go (and uvicorn logs there)
         print(f"error: {verb}: standard output, where the URL is written, is closed", file=sys.stderr)
         return None
-    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP, not 0: asyncio turns Nagle off only on sockets that say TCP, and uvicorn writes a
+    # response's head and body in two sends (the body would wait for the client's delayed ACK).
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listener.bind((host, port))

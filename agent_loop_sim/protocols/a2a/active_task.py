@@ -77,17 +77,9 @@ class ActiveTask:
         try:
             events = self.handler.script.execute(turn, self.handler.ids, self.handler.clock)
         except AgentCrash as exc:
-            if self.manager.get_task() is not None:
-                raise NotModelled(f"the agent raises ({exc}) on a follow-up to a stored task") from None
-            # The SDK stores the new task as failed, with the user's message (its status stamped
-            # from 1.3.0 on, `releases.FAILED_STATUS_STAMPED`), and re-raises what the executor
-            # raised: the dispatcher answers it as an internal error carrying the exception's
-            # text, never as a stream.
-            status: dict[str, Any] = {"state": states.FAILED}
-            if FAILED_STATUS_STAMPED in self.handler.rules:
-                status["timestamp"] = self.handler.clock.now()
-            self.handler.tasks[self.task_id] = {"id": self.task_id, "contextId": context_id, "status": status,
-                                                "history": [copy_json(message)]}
+            self._store_failed(message, context_id)
+            # The SDK re-raises what the executor raised: the dispatcher answers it as an internal
+            # error carrying the exception's text, never as a stream.
             raise JsonRpcError(-32603, str(exc)) from None
         out: list[Delivery] = []
         self.message_to_save = message  # the "request started" marker
@@ -103,6 +95,24 @@ class ActiveTask:
                 out.append(self._fail(error))
                 break
         return out
+
+    def _store_failed(self, message: dict[str, Any], context_id: str) -> None:
+        """The task of a run whose agent raised, stored as failed: a new one made from the user's
+        message, or the stored one of a follow-up. Up to 1.2 the SDK writes FAILED over the state
+        alone (a follow-up's status keeps its message and timestamp, its history stays). From 1.3.0
+        (`releases.FAILED_STATUS_STAMPED`) the failure goes through the event consumer, as any
+        status update: the user's message is saved to the task first (after the status message it
+        replaces), then the status is FAILED with a timestamp."""
+        stored = self.manager.get_task()
+        task = ({"id": self.task_id, "contextId": context_id, "status": {"state": states.SUBMITTED},
+                 "history": [copy_json(message)]} if stored is None else dict(stored))
+        if FAILED_STATUS_STAMPED in self.handler.rules:
+            if stored is not None:
+                task = self.manager.update_with_message(copy_json(message), task)
+            task["status"] = {"state": states.FAILED, "timestamp": self.handler.clock.now()}
+        else:
+            task["status"] = {**task["status"], "state": states.FAILED}
+        self.handler.tasks[self.task_id] = task
 
     def _consume(self, event: Event) -> Delivery:
         if event.kind == "message":

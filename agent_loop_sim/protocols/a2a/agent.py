@@ -72,7 +72,13 @@ class Agent:
         return {"tasks": [{"id": task_id, "state": task["status"]["state"]} for task_id, task in self.tasks.items()]}
 
     def handle(self, request: HttpRequest) -> HttpResponse:
-        """Answer one HTTP request (the card at the well-known path, JSON-RPC at the card's URL)."""
+        """Answer one HTTP request: a GET of the card at the well-known path, or a JSON-RPC POST at
+        the card's URL. These are the requests the SDK's own code answers (its card route and its
+        JSON-RPC route). Any other path or method is Starlette's router's answer, not the SDK's,
+        and is answered before the agent is asked: ``serve a2a`` answers 404, 405 with ``allow``,
+        and 307 at its edge, as Starlette does, and nothing a scenario can say sends another (the
+        orchestrator's steps and raw posts go to those two URLs). So another request here is the
+        caller's mistake, not a request the model leaves out."""
         base = self.card.base_url
         path = request.url[len(base):] if request.url.startswith(base) else request.url
         if request.method == "GET" and path == WELL_KNOWN_PATH:
@@ -80,7 +86,8 @@ class Agent:
             return HttpResponse(status, headers, body)
         if request.method == "POST" and path == self.card.rpc_path:
             return self._jsonrpc(request)
-        raise NotModelled(f"{request.method} {path}: the agent serves only its card and {self.card.rpc_path}")
+        raise ValueError(f"{request.method} {path}: the agent is asked only for its card and {self.card.rpc_path} "
+                         "(route the others first, as serve a2a does)")
 
     def _jsonrpc(self, request: HttpRequest) -> HttpResponse:
         try:

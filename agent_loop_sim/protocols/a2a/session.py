@@ -22,7 +22,13 @@ Observer = Callable[[int, dict[str, Any]], None]
 def exchange(orchestrator: Orchestrator | RawPoster, agent: Agent, observe: Observer | None = None) -> list[Message]:
     """Every message of the session, in order (not normalised)."""
     out: list[Message] = []
-    while (request := orchestrator.next_request()) is not None:
+    while True:
+        try:
+            request = orchestrator.next_request()
+        except InputError as exc:  # a step that cannot be played: named as the message it would have been
+            raise exc.within(message=len(out) + 1) from None
+        if request is None:
+            break
         out.append(request.message())
         response = agent.handle(request)
         if observe is not None:
@@ -64,8 +70,9 @@ def run_session(session: Any, release: str | None = None, rules: frozenset[str] 
                 observe: Observer | None = None) -> list[Message]:
     """The messages of a validated scenario session (``agent_loop_sim.scenarios.Session``)."""
     try:
-        return run_spec(session.spec, release=release, rules=rules, observe=observe, world=session.world,
-                        harness=getattr(session, "harness", None))
+        index = getattr(session, "index", None)
+        return run_spec(session.spec, where=None if index is None else ["sessions", index], release=release,
+                        rules=rules, observe=observe, world=session.world, harness=getattr(session, "harness", None))
     except InputError as exc:
         raise exc.within(file=session.source or None, session=session.name) from None
     except (NotModelled, StreamHangs) as exc:
