@@ -295,7 +295,7 @@ MAX_REPEAT = 100_000
 def _multiply(left: Any, right: Any) -> Any:
     sequence, count = (left, right) if isinstance(left, (str, list)) else (right, left)
     if isinstance(sequence, (str, list)) and type(count) is int and len(sequence) * count > MAX_REPEAT:
-        raise NotModelled(f"a $mul that repeats a value into more than {MAX_REPEAT:,} items")
+        raise BeyondLimit(f"a $mul that repeats a value into more than {MAX_REPEAT:,} items")
     return left * right
 
 
@@ -385,11 +385,12 @@ class _Budget:
     def spend(self) -> None:
         self.left -= 1
         if self.left < 0:
-            raise NotModelled(f"the tool {self.tool!r} took more than {MAX_STEPS:,} steps in one call")
+            raise BeyondLimit(f"the tool {self.tool!r} took more than {MAX_STEPS:,} steps in one call")
 
 
-class NotModelled(InputError):
-    """A world the engine reads but whose run it does not model (said, never answered wrongly)."""
+class BeyondLimit(InputError):
+    """A run past one of the engine's limits on a world (``MAX_REPEAT``, ``MAX_STEPS``): the SDK's
+    program would go on, the engine stops and says which limit, never answering wrongly."""
 
 
 Steps = Callable[[dict[str, Any], "_Budget | None"], Generator[Effect, Any, None]]
@@ -467,7 +468,7 @@ def _behaviour(raw: dict[str, Any]) -> Callable[..., Generator[Effect, Any, Any]
             if steps is not None:
                 yield from steps(names, _Budget(name) if loops else None)
             value = value_of(names)
-        except (NotModelled, GeneratorExit, ResourceMissing):
+        except (BeyondLimit, GeneratorExit, ResourceMissing):
             raise  # (a resource the server lacks is the SDK's own error, thrown in by the server)
         except Exception as exc:  # the program's own exception: the tool crashed
             raise ToolCrash(type(exc).__name__) from None
