@@ -36,7 +36,7 @@ from .findings import FINDINGS
 from .mkdocs.incremental import Memo
 from .parts.wirelog import summaries_kept
 from .pages.navigation import features, features_page, modes_page, render_features, render_modes
-from .pages.conformance import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, eras_page, family_name, family_page, href, link, page_url, render_eras,
+from .pages.conformance import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, era_claim_problems, eras_page, family_name, family_page, href, link, page_url, render_eras,
                     render_family, render_findings, render_overview, render_results, render_session)
 from .beside import Beside
 from .pages.releases import release_pages, releases_page
@@ -186,7 +186,11 @@ def _first_half(project: Project, ctx: Context, site: Site, memo: Memo | None,
                     pages[ctx.pages[s.name]] = _memo_page(memo, project, ctx, s, file, "page",
                                                           lambda s=s, file=file: render_session(ctx, s, file))
         for scenario, group in ctx.eras(family).items():
-            pages[eras_page(family, scenario)] = _memo_eras(memo, project, ctx, family, scenario, group)
+            era_page = eras_page(family, scenario)
+            pages[era_page] = _memo_eras(memo, project, ctx, family, scenario, group)
+            # What the page claims about its sessions, held to their scenario steps.
+            site.problems += era_claim_problems(era_page, pages[era_page],
+                                                [s for s in group.values() if s.recorded is not None])
         to_features = features_page(family)
         features_of = None if memo is None else \
             (lambda s: memo.get(("features", s.family, s.name, _session_digest(memo, project, s)), lambda: features(s.recorded)))

@@ -524,25 +524,107 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
 
 def render_eras(ctx: Context, family: str, scenario: str, group: dict[str, SessionResult]) -> str:
     """The eras lined up by what the application did: one row per scenario action, each era's
-    messages for it side by side (linked, not copied), what differs marked."""
+    messages for it side by side (linked, not copied), what differs marked. Whether the sessions
+    play one scenario is worked out from their steps (`scenario_differences`) and said; the build
+    holds the page to it (`era_claim_problems`)."""
     page = eras_page(family, scenario)
     sessions = [s for s in group.values() if s.recorded is not None]
+    differences = scenario_differences(sessions)
+    if not differences:
+        claim = (f"One scenario, played by the SDK's client in each era: the sessions run the same "
+                 f"{len(_actions(sessions[0]))} action{'s' if len(_actions(sessions[0])) != 1 else ''} with the same "
+                 "settings (read from their scenario files). Each row is one thing the application did; each "
+                 "column shows what went over the wire for it in one era. An empty cell means the client "
+                 "sent nothing for that action in that era.")
+    else:
+        claim = ("**Not one scenario.** These sessions share a name but their scenario files give them "
+                 "different steps, so a row can be empty for two reasons: *not in this era's session* (the "
+                 "session never asked for that action) or *nothing sent* (it asked, and the client sent "
+                 "nothing). What differs:")
     lines = [
         "---", "hide:", "  - navigation", "  - toc", "---", "",  # the eras' columns take the width
         f"# {text(scenario)}, era by era",
         "",
-        "One scenario, played by the SDK's client in each era. Each row is one thing the application did "
-        "(an action of the scenario); each column shows what went over the wire for it in one era. "
+        claim,
+        "",
+        *([f"- {d}" for d in differences] + [""] if differences else []),
         "Message numbers link to the messages on their session's page. A message no other era sends "
-        "is <mark>marked</mark>, and so is each JSON path whose value differs from the first era's answer.",
+        "is <mark>marked</mark>, and so is each JSON path where a request or an answer differs from the "
+        "first era's message of the same method in the same row.",
         "",
     ]
     for s in sessions:
         note = mode_note(s.family, s.recorded.mode) or ""
         lines.append(f"- [{text(s.name)}]({link(page, ctx.pages[s.name])}): {text(s.recorded.title)}"
                      + (f". Mode {_mode(s.recorded.mode)}: {note}." if note else ""))
-    lines += ["", block(aligned_html(ctx, page, sessions)), ""]
+    lines += ["", block(aligned_html(ctx, page, sessions, one_scenario=not differences)), ""]
     return "\n".join(lines)
+
+
+# What a session's scenario says besides its steps: who it is, not what it does.
+_NOT_STEPS = ("name", "family", "mode", "title", "description")
+
+
+def scenario_differences(sessions: list[SessionResult]) -> list[str]:
+    """How the sessions' scenarios differ, one Markdown line per difference ([] when they run the
+    same actions with the same settings): read from the scenario steps, never from the page."""
+    if len(sessions) < 2:
+        return []
+    first = sessions[0]
+    keys = [[_action_key(a) for a in _actions(s)] for s in sessions]
+    every: list[str] = []
+    for k in keys:
+        every = _merge(every, k)
+    out = []
+    if any(k != keys[0] for k in keys):
+        labels = {_action_key(a): _action_words(a) for s in sessions for a in _actions(s)}
+        for s, k in zip(sessions, keys):
+            missing = [labels[a] for a in every if a not in k]
+            words = f"{code(s.name)} runs {len(k)} action{'s' if len(k) != 1 else ''}"
+            if missing:
+                words += "; not " + ", ".join(missing)
+            elif k != every:
+                words += " (all of them, in another order)"
+            out.append(words)
+    settings = sorted({key for s in sessions for key in (s.scenario or {}) if key not in _NOT_STEPS and key not in
+                       ("actions", "steps")
+                       and any((o.scenario or {}).get(key) != (first.scenario or {}).get(key) for o in sessions)})
+    if settings:
+        out.append("their settings differ: " + ", ".join(code(key) for key in settings))
+    return out
+
+
+def _action_words(action: Any) -> str:
+    """An action in a sentence: its op and, briefly, what it names."""
+    if not isinstance(action, dict):
+        return code(compact_json(action))
+    rest = {k: v for k, v in action.items() if k != "op"}
+    return code(str(action.get("op", "?")) + (" " + _spaced_json(rest) if rest else ""))
+
+
+def _spaced_json(value: Any) -> str:
+    """JSON with a space after each separator: a narrow column wraps it between members, not
+    inside a word."""
+    return json.dumps(value, separators=(", ", ": "), ensure_ascii=False)
+
+
+_CLAIM = re.compile(r'<div class="eras" data-claim="([a-z-]+)"')
+
+
+def era_claim_problems(page: str, content: str, sessions: list[SessionResult]) -> list[str]:
+    """A claim on an era page held to the scenario steps, as a finding is held to the messages:
+    the page may say its sessions play one scenario only when their steps are the same, and
+    must say where they are not."""
+    names = ", ".join(s.name for s in sessions)
+    differences = scenario_differences(sessions)
+    found = _CLAIM.search(content)
+    claims_one = (found is not None and found.group(1) == "one-scenario") or "One scenario" in content
+    if differences and claims_one:
+        return [f"{page}: claims one scenario, but its sessions ({names}) run different steps: "
+                + "; ".join(re.sub(r"<[^>]+>|`", "", d) for d in differences)]
+    if not differences and (found is None or found.group(1) != "one-scenario"):
+        return [f"{page}: its sessions ({names}) run the same steps, but the page does not say so"]
+    return []
 
 
 def _exchanges(t: Transcript) -> list[list[int]]:
@@ -625,13 +707,13 @@ def _merge(rows: list[str], keys: list[str]) -> list[str]:
 
 def _action_html(action: Any) -> str:
     if not isinstance(action, dict):
-        return f"<code>{html.escape(visible(compact_json(action)))}</code>"
+        return f"<code>{html.escape(visible(_spaced_json(action)))}</code>"
     rest = {k: v for k, v in action.items() if k != "op"}
     op = html.escape(visible(str(action.get("op", "?"))))
-    return f"<b>{op}</b>" + (f" <code>{html.escape(visible(compact_json(rest)))}</code>" if rest else "")
+    return f"<b>{op}</b>" + (f" <code>{html.escape(visible(_spaced_json(rest)))}</code>" if rest else "")
 
 
-def aligned_html(ctx: Context, page: str, sessions: list[SessionResult]) -> str:
+def aligned_html(ctx: Context, page: str, sessions: list[SessionResult], one_scenario: bool = True) -> str:
     plans = [(s, _by_action(s, ctx.learnt(sessions[0].family))) for s in sessions]
     if any(plan is None for _, plan in plans):  # fall back to one row per exchange, in order
         plans = [(s, ([], _exchanges(s.recorded))) for s in sessions]
@@ -645,8 +727,9 @@ def aligned_html(ctx: Context, page: str, sessions: list[SessionResult]) -> str:
         rows = _merge(rows, k)
     # Rows hold every era's keys in order (the merge keeps both sides' order): find each era's rows.
     where = [_positions(rows, k) for k in keys]
-    cells: list[list[list[int]]] = [[[] for _ in sessions] for _ in rows]
-    setup: list[list[int]] = []
+    # None: the row is not one of this era's session's steps (apart from "nothing sent": [])
+    cells: list[list[list[int] | None]] = [[None for _ in sessions] for _ in rows]
+    setup: list[list[int] | None] = []
     for e, (s, plan) in enumerate(plans):
         first, groups = plan
         setup.append(first)
@@ -655,7 +738,8 @@ def aligned_html(ctx: Context, page: str, sessions: list[SessionResult]) -> str:
     # Out of the search index: it repeats the session pages' summaries, which are what a search should
     # find. On a <section>: Material's parser matches end tags by name, so the first nested </div> would
     # end an exclusion set on a <div>.
-    out = [f'<section data-search-exclude><div class="eras" style="--eras: {len(sessions)}">',
+    claim = "one-scenario" if one_scenario else "different-steps"
+    out = [f'<section data-search-exclude><div class="eras" data-claim="{claim}" style="--eras: {len(sessions)}">',
            '<div class="era-row era-head"><div class="era-action">What the application did</div>'
            + "".join(f'<div class="era-cell"><a href="{href(page, ctx.pages[s.name], directory_urls=ctx.directory_urls)}">'
                      f'{html.escape(s.name)}</a> <code>{html.escape(s.recorded.mode)}</code></div>' for s in sessions)
@@ -681,15 +765,19 @@ def _positions(rows: list[str], keys: list[str]) -> list[int]:
 
 
 def _era_row(ctx: Context, page: str, sessions: list[SessionResult], i: int, label: str,
-             groups: list[list[int]], lines_of: list[list[Any]]) -> str:
-    whats = [[lines_of[e][n - 1].what for n in g] for e, g in enumerate(groups)]
+             groups: list[list[int] | None], lines_of: list[list[Any]]) -> str:
+    whats = [[lines_of[e][n - 1].what for n in g or []] for e, g in enumerate(groups)]
     differs = len({tuple(w) for w in whats}) > 1
     first = next((e for e, g in enumerate(groups) if g), None)
     cells = []
     for e, (s, g) in enumerate(zip(sessions, groups)):
         target = ctx.pages[s.name]
+        if g is None:  # the session never asked for it: no claim about what its client sends
+            cells.append(f'<div class="era-cell era-absent" data-era="{html.escape(s.name)}">'
+                         "not in this era's session</div>")
+            continue
         if not g:
-            cells.append(f'<div class="era-cell era-none" data-era="{html.escape(s.name)}">—</div>')
+            cells.append(f'<div class="era-cell era-none" data-era="{html.escape(s.name)}">nothing sent</div>')
             continue
         items = []
         for n in g:
@@ -699,8 +787,8 @@ def _era_row(ctx: Context, page: str, sessions: list[SessionResult], i: int, lab
             what = html.escape(visible(line.text()))
             what = f"<mark>{what}</mark>" if alone and differs else what
             paths = ""
-            if first is not None and e != first and line.kind in ("result", "error"):
-                paths = _differing_paths(sessions[first], groups[first], lines_of[first], line.what, m)
+            if first is not None and e != first and line.kind in ("result", "error", "request", "notification"):
+                paths = _differing_paths(sessions[first], groups[first] or [], lines_of[first], line.what, m)
             items.append(f'<li><a href="{href(page, target, anchor(n), ctx.directory_urls)}">{n}</a> '
                          f'<span class="era-dir">{html.escape(m.sender)} →</span> {what}{paths}</li>')
         cells.append(f'<div class="era-cell{" era-differs" if differs else ""}" data-era="{html.escape(s.name)}">'
@@ -710,8 +798,9 @@ def _era_row(ctx: Context, page: str, sessions: list[SessionResult], i: int, lab
 
 
 def _differing_paths(s: SessionResult, group: list[int], lines: list[Any], what: str, m: Message) -> str:
-    """The JSON paths where this answer differs from the first era's answer to the same request
-    (the JSON-RPC id aside: it counts the requests before it)."""
+    """The JSON paths where this message (a request, a notification or an answer) differs from the
+    first era's message of the same method in the same row (the JSON-RPC id aside: it counts the
+    requests before it)."""
     from ...compare import diff_json
 
     other = next((s.recorded.messages[n - 1] for n in group if lines[n - 1].what == what), None)
