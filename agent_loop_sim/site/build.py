@@ -133,11 +133,12 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
         half = other_half.result()
     pages = site.pages
     for family, section in sections.items():
-        release_nav, release_page, problems = half.releases[family]
+        release_nav, release_page, problems, pair_pages = half.releases[family]
         if release_page is None:
             del pages[releases_page(family)]
         else:
             pages[releases_page(family)] = WIDE + release_page  # (the release page's wide tables)
+        pages.update(pair_pages)  # (each session's differences side by side)
         section += release_nav
         site.problems += problems
     if half.reference is not None:
@@ -212,7 +213,8 @@ def _first_half(project: Project, ctx: Context, site: Site, memo: Memo | None,
 class _OtherHalf:
     """What `_render_site` makes beside the session pages (see `beside`)."""
 
-    releases: dict[str, tuple[list[Any], str | None, list[str]]]  #: family -> its nav entries, page, problems
+    #: family -> its nav entries, page, problems, and the pages of each session's differences
+    releases: dict[str, tuple[list[Any], str | None, list[str], dict[str, str]]]
     reference: tuple[dict[str, str], Any, list[str]] | None  #: the reference pages, their nav entry, problems
     report_file: str
     exports: dict[str, str]
@@ -225,7 +227,8 @@ def _other_half(project: Project, ctx: Context, checked: list[FindingResult], ru
     for family in report.families:
         made: dict[str, str] = {}
         release_nav, release_problems = release_pages(project, ctx, family, run_session, made, memo, files)
-        releases[family] = (release_nav, made.get(releases_page(family)), release_problems)
+        page = made.pop(releases_page(family), None)
+        releases[family] = (release_nav, page, release_problems, made)
     urls = {name: page_url(path, ctx.directory_urls) for name, path in ctx.pages.items()}
     report_file = json.dumps(report_json(report, urls, [r.to_dict() for r in checked]), indent=2, ensure_ascii=False) + "\n"
     exports = export_files(report, lambda s, exports: _memo_page(memo, project, ctx, s, None, "exports", exports))
