@@ -363,6 +363,26 @@ def test_the_build_refuses_an_era_page_that_overclaims(site, project, committed,
     assert any(p.startswith("mcp/eras/listen.md: claims one scenario") for p in refused.problems)
 
 
+def test_by_feature_puts_methods_no_peer_knows_in_one_group(site, committed):
+    from agent_loop_sim.site.pages.navigation import unknown_methods
+
+    mcp, a2a = site.pages["mcp/features.md"], site.pages["a2a/features.md"]
+    groups = {f: set(re.findall(r"\[([^\]]+)\]\(#f-", page)) for f, page in (("mcp", mcp), ("a2a", a2a))}
+    assert "unknown methods" in groups["mcp"] and not {"no", "whatever"} & groups["mcp"]
+    assert "unknown methods" in groups["a2a"] and "tasks" not in groups["a2a"]
+    # The intro's examples are each family's own methods.
+    assert "`SendMessage` is *message*" in a2a and "tools/call" not in a2a and "`tools/call` is *tools*" in mcp
+    # Derived from the wire: the method the peer answers "method not found" is unknown; flip the
+    # code of that answer and it is a method of its own again.
+    errors = committed["raw_errors"]
+    assert "no/such/method" in unknown_methods([errors])
+    flipped_answer = Transcript(errors.name, errors.mode, errors.title, [
+        Message(m.sender, m.receiver, json={**m.json, "error": {**m.json["error"], "code": -32600}})
+        if isinstance(m.json, dict) and isinstance(m.json.get("error"), dict) and m.json["error"].get("code") == -32601
+        else m for m in errors.messages])
+    assert "no/such/method" not in unknown_methods([flipped_answer])
+
+
 def test_era_grouping_needs_both_legacy_and_modern():
     def result(name):
         return SessionResult(name, "mcp", "r.json", "s.json", transcript(name, Message(**C2S, json={})), None)

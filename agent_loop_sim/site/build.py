@@ -194,7 +194,8 @@ def _first_half(project: Project, ctx: Context, site: Site, memo: Memo | None,
                                                 [s for s in group.values() if s.recorded is not None])
         to_features = features_page(family)
         features_of = None if memo is None else \
-            (lambda s: memo.get(("features", s.family, s.name, _session_digest(memo, project, s)), lambda: features(s.recorded)))
+            (lambda s, unknown: memo.get(("features", s.family, s.name, _session_digest(memo, project, s), unknown),
+                                         lambda: features(s.recorded, unknown)))
         pages[to_features] = render_features(family_name(family), sessions,
                                              lambda name, at=to_features: href(at, ctx.pages[name], directory_urls=directory_urls),
                                              features_of)
