@@ -92,7 +92,8 @@ def test_a_flipped_value_in_the_served_recording_fails_the_check(site, origin, b
 def shown_transcript(page) -> list[dict]:
     return page.evaluate("""() => [...document.querySelectorAll('#pg-transcript > li')].map(li => ({
         n: Number(li.dataset.n), heading: li.querySelector('h3').textContent,
-        code: li.querySelector('code').textContent, spans: li.querySelectorAll('code span[class]').length,
+        code: li.querySelector('code') ? li.querySelector('code').textContent : null,
+        spans: li.querySelectorAll('code span[class]').length,
         current: li.classList.contains('playground__current')}))""")
 
 
@@ -164,12 +165,56 @@ def test_the_playground_refuses_bad_input_in_the_clis_words(origin, page, tmp_pa
     page.locator("#pg-editor").fill(bad)
     page.locator("#pg-run").click()
     page.wait_for_selector("#pg-app[data-state='error']", timeout=60_000)
-    assert page.locator("#pg-error").inner_text() == cli.stderr.strip()
-    page.locator("#pg-editor").fill("{")
+    # The command line's words, naming what the reader sees (the editor) where it names its file.
+    editor = "error: the editor"
+    assert page.locator("#pg-error").inner_text() == cli.stderr.strip().replace("error: playground.json", editor, 1)
+    page.locator("#pg-editor").fill('{\n  "recording": "x.json",\n  "sessions": [}')
     page.locator("#pg-editor").press("Control+Enter")
     page.wait_for_function("document.querySelector('#pg-error').textContent.includes('not valid JSON')", timeout=60_000)
-    (tmp_path / "playground.json").write_text("{")
-    assert page.locator("#pg-error").inner_text() == run_cli("run", "playground.json", cwd=tmp_path).stderr.strip()
+    (tmp_path / "playground.json").write_text('{\n  "recording": "x.json",\n  "sessions": [}')
+    said = run_cli("run", "playground.json", cwd=tmp_path).stderr.strip()
+    assert said.endswith("(line 3, column 16)")
+    assert page.locator("#pg-error").inner_text() == said.replace("error: playground.json", editor, 1)
+    # The editor numbers its lines, and the line the error names is marked there.
+    assert page.locator("#pg-gutter > span").all_inner_texts() == ["1", "2", "3"]
+    assert page.locator("#pg-gutter > span.playground__gutter-error").inner_text() == "3"
+
+
+def test_the_playground_shows_the_http_envelope_and_keeps_the_step_in_the_link(site, origin, browser, page):  # noqa: F811
+    from agent_loop_sim.site.browser import fragment
+
+    project = Project(site[0])
+    file = next(f for f in project.scenario_files() if f.recording == "a2a_sdk_exchanges_more.json")
+    session = file.session("a2a_versions")
+    recorded = load_recording(str(project.recording_path(file))).session("a2a_versions")
+    page.goto(f"{origin}/browser/playground/#{fragment(scenario_text(file, session))}&step=3")
+    page.wait_for_selector(PLAYED, timeout=LOADED)
+    # The link opened at its step.
+    count = len(recorded.messages)
+    assert page.locator("#pg-position").inner_text() == f"Message 3 of {count}"
+    assert page.locator("#pg-transcript > li.playground__current").get_attribute("data-n") == "3"
+    # Each message's HTTP envelope, as recorded: the request line or status, and the headers.
+    for n, message in enumerate(recorded.messages, 1):
+        shown = page.locator(f"#pg-m{n} .playground__http")
+        assert shown.count() == (1 if message.http else 0), n
+        if message.http:
+            words = shown.inner_text()
+            first = f"{message.http['method']} {message.http.get('path', '')}" if "method" in message.http \
+                else f"HTTP {message.http['status']}"
+            assert words.startswith(first.strip()), (n, words)
+            for name, value in message.http.get("headers") or []:
+                assert f"{name}: {value}" in words, (n, name)
+    assert any(name == "A2A-Version" for m in recorded.messages if m.http for name, _ in m.http.get("headers") or [])
+    # Stepping moves the step in the address; the link copied then opens there.
+    page.locator("#pg-position").click()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("location.hash.endsWith('&step=4')")
+    assert page.locator("#pg-link").get_attribute("href") == "#" + page.url.split("#", 1)[1]
+    page.keyboard.press("End")
+    page.wait_for_function(f"location.hash.endsWith('&step={count}')")
+    # A link to another step of the same scenario, followed on the page, goes there (no new run).
+    page.evaluate("location.hash = location.hash.replace(/&step=\\d+$/, '&step=2')")
+    page.wait_for_function("document.querySelector('#pg-position').textContent.startsWith('Message 2 of')")
 
 
 def test_a_link_reopens_the_scenario_and_session_pages_link_theirs(site, origin, browser, page):  # noqa: F811

@@ -193,7 +193,7 @@ def _render_one(ctx: Context, c: ReleaseComparison, page: str) -> list[str]:
                 for group in by_session.values()], searched=False) + "\n</details>"), ""]
         for pair, n, paths in places[:EXAMPLES]:
             out += [f"For example, {_session_link(ctx, page, pair)}, "
-                    f"[message {n if n is not None else '(session)'}]({_pair_href(ctx, page, c, pair, n)}):", "",
+                    f"[message {n if n is not None else '(session)'}]({link(page, pair_page(c.family, c.version, pair.name), f'm{n if n is not None else 0}')}):", "",
                     rawhtml.block(_pair_html(c, pair, n, paths, example=True)), ""]
     return out
 
