@@ -169,17 +169,25 @@ const editor = element("textarea", { id: "pg-editor", spellcheck: "false", rows:
   "aria-label": "The scenario (JSON)" });
 // Line numbers beside the editor (errors give a line and a column): a gutter kept in step with
 // the text and its scrolling; no editor library.
-const gutter = element("div", { id: "pg-gutter", class: "playground__gutter", "aria-hidden": "true" });
+// The numbers sit in an inner column moved with the text: the gutter itself takes the
+// editor's height and adds none of its own.
+const numbers = element("div", { class: "playground__numbers" });
+const gutter = element("div", { id: "pg-gutter", class: "playground__gutter", "aria-hidden": "true" }, numbers);
 const editorBox = element("div", { class: "playground__editor" }, gutter, editor);
+
+function followScroll() {
+  numbers.style.transform = `translateY(${-editor.scrollTop}px)`;
+}
 
 function numberLines(errorLine = 0) {
   const count = editor.value.split("\n").length;
-  if (gutter.childElementCount !== count) {
-    gutter.replaceChildren(...Array.from({ length: count }, (_, i) => element("span", { text: String(i + 1) })));
+  if (numbers.childElementCount !== count) {
+    numbers.replaceChildren(...Array.from({ length: count }, (_, i) => element("span", { text: String(i + 1) })));
+    gutter.style.width = `${String(count).length + 2}ch`;
   }
-  for (const mark of gutter.querySelectorAll(".playground__gutter-error")) mark.classList.remove("playground__gutter-error");
-  if (errorLine >= 1 && errorLine <= count) gutter.children[errorLine - 1].classList.add("playground__gutter-error");
-  gutter.scrollTop = editor.scrollTop;
+  for (const mark of numbers.querySelectorAll(".playground__gutter-error")) mark.classList.remove("playground__gutter-error");
+  if (errorLine >= 1 && errorLine <= count) numbers.children[errorLine - 1].classList.add("playground__gutter-error");
+  followScroll();
 }
 
 function setEditor(text) {
@@ -315,7 +323,7 @@ run.addEventListener("click", () => play());
 pick.addEventListener("change", () => { if (pick.value !== "") { choose(Number(pick.value)); play(); } });
 releasePick.addEventListener("change", () => { notice.hidden = true; play(); });
 editor.addEventListener("input", () => { pick.value = ""; numberLines(); });
-editor.addEventListener("scroll", () => { gutter.scrollTop = editor.scrollTop; });
+editor.addEventListener("scroll", followScroll);
 editor.addEventListener("keydown", (event) => {
   if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); play(); }
 });
