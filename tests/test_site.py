@@ -346,11 +346,14 @@ def test_the_build_refuses_an_era_page_that_overclaims(site, project, committed,
     tour = list(eras["tour"].values())
     page = site.pages["mcp/eras/tour.md"]
     assert era_claim_problems("mcp/eras/tour.md", page, tour) == []
-    planted = page.replace("**Not one scenario.**", "One scenario.").replace('data-claim="different-steps"',
-                                                                                'data-claim="one-scenario"')
-    problems = era_claim_problems("mcp/eras/tour.md", planted, tour)
-    assert problems and problems[0].startswith("mcp/eras/tour.md: claims one scenario, but its sessions "
-                                               "(legacy_tour, modern_tour, auto_tour) run different steps")
+    # Planted: the claim in words only, then in the page's mark only; each is refused.
+    in_words = page.replace("**Not one scenario.**", "One scenario, played by the SDK's client in each era.")
+    in_mark = page.replace('data-claim="different-steps"', 'data-claim="one-scenario"')
+    for planted in (in_words, in_mark):
+        assert planted != page
+        problems = era_claim_problems("mcp/eras/tour.md", planted, tour)
+        assert problems and problems[0].startswith("mcp/eras/tour.md: claims one scenario, but its sessions "
+                                                   "(legacy_tour, modern_tour, auto_tour) run different steps")
     progress = list(eras["progress"].values())
     hidden = site.pages["mcp/eras/progress.md"].replace('data-claim="one-scenario"', 'data-claim="different-steps"')
     assert "run the same steps, but the page does not say so" in era_claim_problems("p.md", hidden, progress)[0]

@@ -618,7 +618,8 @@ def era_claim_problems(page: str, content: str, sessions: list[SessionResult]) -
     names = ", ".join(s.name for s in sessions)
     differences = scenario_differences(sessions)
     found = _CLAIM.search(content)
-    claims_one = (found is not None and found.group(1) == "one-scenario") or "One scenario" in content
+    # (the mark, or the sentence: a page that says it in words claims it too)
+    claims_one = (found is not None and found.group(1) == "one-scenario") or "\nOne scenario, played" in content
     if differences and claims_one:
         return [f"{page}: claims one scenario, but its sessions ({names}) run different steps: "
                 + "; ".join(re.sub(r"<[^>]+>|`", "", d) for d in differences)]
