@@ -491,7 +491,7 @@ def test_the_era_page_says_what_its_sessions_run_and_marks_requests(origin, page
     ping = page.locator("#a2")
     absent = ping.locator(".era-absent")
     assert absent.count() == 2 and absent.first.inner_text() == "not in this era's session"
-    assert absent.first.evaluate("el => getComputedStyle(el).fontStyle") == "italic"  # set apart from "nothing sent"
+    assert absent.first.evaluate("el => getComputedStyle(el).fontStyle") == "italic"  # set apart from "not sent by the client"
     # The modern request is marked where it differs from legacy's: its params carry the _meta envelope.
     request = page.locator("#a3 .era-cell[data-era='modern_tour'] li").first
     assert "tools/list" in request.inner_text()

@@ -328,6 +328,12 @@ def test_an_era_page_says_whether_its_sessions_play_one_scenario(site):
     assert "One scenario, played" in progress and 'data-claim="one-scenario"' in progress
     listen = site.pages["mcp/eras/listen.md"]
     assert "**Not one scenario.**" in listen
+    # The handshake is the SDK's own, before any action; legacy's listen sent nothing (the SDK refuses it).
+    rows = re.findall(r'<div class="era-row[^"]*" id="a\d+"><div class="era-action">(.*?)</div>(.*?)</div></div>', listen)
+    assert [_plain(label).split(" ", 1)[1].split(" ")[0] for label, _ in rows] == \
+        ["The", "listen", "ping", "listen", "listen", "call"]
+    assert "initialize" in rows[0][1] and "initialize" not in rows[1][1]
+    assert 'data-era="legacy_listen">not sent by the client</div>' in rows[1][1]
     ads = site.pages["mcp/eras/capability_ads.md"]
     assert "their settings differ: `extensions`, `sampling_capabilities`" in ads
     # Requests are marked too: the modern tools/list carries its _meta envelope in params.

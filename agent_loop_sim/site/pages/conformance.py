@@ -150,6 +150,7 @@ class Context:
     repo_url: str = "https://github.com/agent-loop-sim/agent_loop_sim"
     _eras: dict[str, dict[str, dict[str, SessionResult]]] = field(default_factory=dict, repr=False)
     _learnt: dict[str, dict[str, set[str]]] = field(default_factory=dict, repr=False)
+    _openings: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _by_place: Any = field(default=None, repr=False)
     _transcripts: dict[str, Transcript] | None = field(default=None, repr=False)
     playground: dict[str, str] = field(default_factory=dict)  # session -> its scenario in the playground (a URL)
@@ -211,6 +212,12 @@ class Context:
         if family not in self._learnt:
             self._learnt[family] = learn_methods([s for s in self.report.sessions if s.family == family])
         return self._learnt[family]
+
+    def openings(self, family: str) -> frozenset[str]:
+        """The methods the family's SDKs open a session with by themselves (once)."""
+        if family not in self._openings:
+            self._openings[family] = openings([s for s in self.report.sessions if s.family == family])
+        return self._openings[family]
 
     def eras(self, family: str) -> dict[str, dict[str, SessionResult]]:
         """{scenario: {prefix: session}} where a legacy_X and a modern_X were both recorded."""
@@ -534,12 +541,12 @@ def render_eras(ctx: Context, family: str, scenario: str, group: dict[str, Sessi
         claim = (f"One scenario, played by the SDK's client in each era: the sessions run the same "
                  f"{len(_actions(sessions[0]))} action{'s' if len(_actions(sessions[0])) != 1 else ''} with the same "
                  "settings (read from their scenario files). Each row is one thing the application did; each "
-                 "column shows what went over the wire for it in one era. An empty cell means the client "
-                 "sent nothing for that action in that era.")
+                 "column shows what went over the wire for it in one era; *not sent by the client* where the "
+                 "client sent nothing for that action in that era.")
     else:
         claim = ("**Not one scenario.** These sessions share a name but their scenario files give them "
                  "different steps, so a row can be empty for two reasons: *not in this era's session* (the "
-                 "session never asked for that action) or *nothing sent* (it asked, and the client sent "
+                 "session never asked for that action) or *not sent by the client* (it asked, and the client sent "
                  "nothing). What differs:")
     lines = [
         "---", "hide:", "  - navigation", "  - toc", "---", "",  # the eras' columns take the width
@@ -649,45 +656,99 @@ def _first_method(t: Transcript, group: list[int], lines: list[Any]) -> str:
     return lines[group[0] - 1].what if group else ""
 
 
+def openings(sessions: list[SessionResult]) -> frozenset[str]:
+    """The methods an SDK starts a session with by itself, whatever the first action (the
+    handshake era's ``initialize``, auto mode's ``server/discover``): per mode, the one method
+    every session's first exchange starts with, when their first actions differ."""
+    by_mode: dict[str, list[tuple[str, str]]] = {}
+    for s in sessions:
+        if s.recorded is None or not _actions(s):
+            continue
+        groups = _exchanges(s.recorded)
+        if groups:
+            first = _first_method(s.recorded, groups[0], summarise(s.recorded.messages))
+            by_mode.setdefault(s.recorded.mode, []).append((first, _op(_actions(s)[0])))
+    out: set[str] = set()
+    for pairs in by_mode.values():
+        methods, ops = {m for m, _ in pairs}, {o for _, o in pairs}
+        if len(methods) == 1 and len(ops) > 1:
+            out |= methods
+    return frozenset(out)
+
+
 def learn_methods(sessions: list[SessionResult]) -> dict[str, set[str]]:
     """{action op: the methods its exchange starts with}, learnt from the sessions whose actions
-    and exchanges are one to one (no handshake, no action that sends twice)."""
+    and exchanges are one to one (no handshake, no action that sends twice, none that sends
+    nothing: a session whose first exchange is an SDK's own opening is one to one by chance)."""
     out: dict[str, set[str]] = {}
+    opening = openings(sessions)
     for s in sessions:
         if s.recorded is None:
             continue
         groups, actions = _exchanges(s.recorded), _actions(s)
         if actions and len(groups) == len(actions):
             lines = summarise(s.recorded.messages)
+            if _first_method(s.recorded, groups[0], lines) in opening:
+                continue
             for a, g in zip(actions, groups):
                 if isinstance(a, dict):
                     out.setdefault(str(a.get("op")), set()).add(_first_method(s.recorded, g, lines))
     return out
 
 
-def _by_action(s: SessionResult, learnt: dict[str, set[str]] | None = None) -> tuple[list[int], list[list[int]]] | None:
+def _by_action(s: SessionResult, learnt: dict[str, set[str]] | None = None,
+               opening: frozenset[str] = frozenset()) -> tuple[list[int], list[list[int]]] | None:
     """(what the SDK sent by itself first, the messages of each action), or None when the
-    session's exchanges cannot be matched to its actions. Each action takes the next exchange
-    that starts with a method its op starts elsewhere (``learnt``), and any exchange after it up
-    to the next action's (a cancel after a call); the exchanges before the first are the SDK's own."""
+    session has no actions. The exchanges an SDK opens every session with (``opening``) come
+    first; then each action whose op's methods are known (``learnt``) takes the next exchange
+    starting with one of them, and each other action the next exchange a request starts before the
+    next action's; an exchange taken by none goes with the action before it (a cancel after a
+    call). An action that takes none sent nothing (an SDK that refuses a call itself)."""
     groups, actions = _exchanges(s.recorded), _actions(s)
-    if not actions or len(groups) < len(actions):
+    if not actions:
         return None
+    learnt = learnt or {}
     lines = summarise(s.recorded.messages)
-    starts, j = [], 0
-    for a in actions:
-        methods = (learnt or {}).get(str(a.get("op")) if isinstance(a, dict) else "", set())
-        k = j
-        while methods and k < len(groups) and _first_method(s.recorded, groups[k], lines) not in methods:
+
+    def first(k: int) -> str:
+        return _first_method(s.recorded, groups[k], lines)
+
+    start = 0
+    while start < len(groups) and first(start) in opening:
+        start += 1
+    starts: list[int | None] = [None] * len(actions)
+    j = start
+    for i, a in enumerate(actions):
+        methods = learnt.get(_op(a))
+        if methods:
+            k = j
+            while k < len(groups) and first(k) not in methods:
+                k += 1
+            if k < len(groups):
+                starts[i], j = k, k + 1
+    low = start
+    for i, a in enumerate(actions):
+        if starts[i] is not None:
+            low = starts[i] + 1
+            continue
+        if learnt.get(_op(a)):
+            continue  # its methods were not sent
+        high = next((k for k in starts[i + 1:] if k is not None), len(groups))
+        k = low
+        while k < high and lines[groups[k][0] - 1].kind == "notification":
             k += 1
-        if k >= len(groups):  # nothing learnt fits: count from the end instead
-            extra = len(groups) - len(actions)
-            return [n for g in groups[:extra] for n in g], groups[extra:]
-        starts.append(k)
-        j = k + 1
-    setup = [n for g in groups[:starts[0]] for n in g]
-    ends = starts[1:] + [len(groups)]
-    return setup, [[n for g in groups[a:b] for n in g] for a, b in zip(starts, ends)]
+        if k < high:
+            starts[i], low = k, k + 1
+    taken = sorted(k for k in starts if k is not None)
+    if not taken:
+        return [n for g in groups for n in g], [[] for _ in actions]
+    ends = dict(zip(taken, taken[1:] + [len(groups)]))
+    return ([n for g in groups[:taken[0]] for n in g],
+            [[] if k is None else [n for g in groups[k:ends[k]] for n in g] for k in starts])
+
+
+def _op(action: Any) -> str:
+    return str(action.get("op")) if isinstance(action, dict) else ""
 
 
 def _action_key(action: Any) -> str:
@@ -715,7 +776,8 @@ def _action_html(action: Any) -> str:
 
 
 def aligned_html(ctx: Context, page: str, sessions: list[SessionResult], one_scenario: bool = True) -> str:
-    plans = [(s, _by_action(s, ctx.learnt(sessions[0].family))) for s in sessions]
+    family = sessions[0].family
+    plans = [(s, _by_action(s, ctx.learnt(family), ctx.openings(family))) for s in sessions]
     if any(plan is None for _, plan in plans):  # fall back to one row per exchange, in order
         plans = [(s, ([], _exchanges(s.recorded))) for s in sessions]
         keys = [[str(i) for i in range(len(plan[1]))] for s, plan in plans]
@@ -728,7 +790,7 @@ def aligned_html(ctx: Context, page: str, sessions: list[SessionResult], one_sce
         rows = _merge(rows, k)
     # Rows hold every era's keys in order (the merge keeps both sides' order): find each era's rows.
     where = [_positions(rows, k) for k in keys]
-    # None: the row is not one of this era's session's steps (apart from "nothing sent": [])
+    # None: the row is not one of this era's session's steps (apart from "not sent by the client": [])
     cells: list[list[list[int] | None]] = [[None for _ in sessions] for _ in rows]
     setup: list[list[int] | None] = []
     for e, (s, plan) in enumerate(plans):
@@ -778,7 +840,7 @@ def _era_row(ctx: Context, page: str, sessions: list[SessionResult], i: int, lab
                          "not in this era's session</div>")
             continue
         if not g:
-            cells.append(f'<div class="era-cell era-none" data-era="{html.escape(s.name)}">nothing sent</div>')
+            cells.append(f'<div class="era-cell era-none" data-era="{html.escape(s.name)}">not sent by the client</div>')
             continue
         items = []
         for n in g:
