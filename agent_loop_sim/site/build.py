@@ -334,7 +334,7 @@ def _memo_eras(memo: Memo | None, project: Project, ctx: Context, family: str, s
     if memo is None:
         return render()
     learnt = sorted((op, sorted(methods)) for op, methods in ctx.learnt(family).items())
-    key = ("eras", family, scenario, repr(learnt), sorted(ctx.openings(family)), ctx.directory_urls,
+    key = ("eras", family, scenario, repr(learnt), tuple(sorted(ctx.openings(family))), ctx.directory_urls,
            tuple((s.name, _session_digest(memo, project, s)) for s in group.values()))
     return memo.get(key, render)
 
