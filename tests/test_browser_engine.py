@@ -154,33 +154,9 @@ def test_the_playground_plays_steps_and_shows_the_models_state(site, origin, pag
         assert any(state in s for s in seen), (name, seen)
 
 
-def test_the_playground_refuses_bad_input_in_the_clis_words(origin, page, tmp_path):  # noqa: F811
-    bad = json.dumps({"recording": "x.json", "sessions": [
-        {"name": "bad_op", "family": "mcp", "title": "t", "mode": "legacy", "actions": [{"tool": "add"}]}]})
-    (tmp_path / "playground.json").write_text(bad)
-    cli = run_cli("run", "playground.json", cwd=tmp_path)
-    assert cli.returncode == 2 and cli.stderr.startswith("error: playground.json, session 'bad_op', at $.sessions[0]")
-    page.goto(f"{origin}/browser/playground/")
-    page.wait_for_selector(PLAYED, timeout=LOADED)
-    page.locator("#pg-editor").fill(bad)
-    page.locator("#pg-run").click()
-    page.wait_for_selector("#pg-app[data-state='error']", timeout=60_000)
-    # The command line's words, naming what the reader sees (the editor) where it names its file.
-    editor = "error: the editor"
-    assert page.locator("#pg-error").inner_text() == cli.stderr.strip().replace("error: playground.json", editor, 1)
-    page.locator("#pg-editor").fill('{\n  "recording": "x.json",\n  "sessions": [}')
-    page.locator("#pg-editor").press("Control+Enter")
-    page.wait_for_function("document.querySelector('#pg-error').textContent.includes('not valid JSON')", timeout=60_000)
-    (tmp_path / "playground.json").write_text('{\n  "recording": "x.json",\n  "sessions": [}')
-    said = run_cli("run", "playground.json", cwd=tmp_path).stderr.strip()
-    assert said.endswith("(line 3, column 16)")
-    assert page.locator("#pg-error").inner_text() == said.replace("error: playground.json", editor, 1)
-    # The editor numbers its lines, and the line the error names is marked there.
-    assert page.locator("#pg-gutter span").all_inner_texts() == ["1", "2", "3"]
-    assert page.locator("#pg-gutter span.playground__gutter-error").inner_text() == "3"
-
-
-def test_the_playground_shows_the_http_envelope_and_keeps_the_step_in_the_link(site, origin, browser, page):  # noqa: F811
+def _link_step_and_http_envelope(site, origin, page) -> None:  # noqa: F811
+    """A link with a step opens there; an A2A message shows its HTTP envelope; stepping moves the
+    step in the address (run first in the bad-input test: one load of the engine for both)."""
     from agent_loop_sim.site.browser import fragment
 
     project = Project(site[0])
@@ -224,6 +200,31 @@ def test_the_playground_shows_the_http_envelope_and_keeps_the_step_in_the_link(s
                 page.locator(at).scroll_into_view_if_needed()
                 page.evaluate(f"document.querySelector('{at}').scrollIntoView({{block: 'start'}})")
                 page.screenshot(path=str(OUTPUT / f"playground-{part}-{device}-{name}.png"))
+
+
+def test_the_playground_opens_a_links_step_shows_http_and_refuses_bad_input(site, origin, page, tmp_path):  # noqa: F811
+    _link_step_and_http_envelope(site, origin, page)
+    bad = json.dumps({"recording": "x.json", "sessions": [
+        {"name": "bad_op", "family": "mcp", "title": "t", "mode": "legacy", "actions": [{"tool": "add"}]}]})
+    (tmp_path / "playground.json").write_text(bad)
+    cli = run_cli("run", "playground.json", cwd=tmp_path)
+    assert cli.returncode == 2 and cli.stderr.startswith("error: playground.json, session 'bad_op', at $.sessions[0]")
+    page.locator("#pg-editor").fill(bad)
+    page.locator("#pg-run").click()
+    page.wait_for_selector("#pg-app[data-state='error']", timeout=60_000)
+    # The command line's words, naming what the reader sees (the editor) where it names its file.
+    editor = "error: the editor"
+    assert page.locator("#pg-error").inner_text() == cli.stderr.strip().replace("error: playground.json", editor, 1)
+    page.locator("#pg-editor").fill('{\n  "recording": "x.json",\n  "sessions": [}')
+    page.locator("#pg-editor").press("Control+Enter")
+    page.wait_for_function("document.querySelector('#pg-error').textContent.includes('not valid JSON')", timeout=60_000)
+    (tmp_path / "playground.json").write_text('{\n  "recording": "x.json",\n  "sessions": [}')
+    said = run_cli("run", "playground.json", cwd=tmp_path).stderr.strip()
+    assert said.endswith("(line 3, column 16)")
+    assert page.locator("#pg-error").inner_text() == said.replace("error: playground.json", editor, 1)
+    # The editor numbers its lines, and the line the error names is marked there.
+    assert page.locator("#pg-gutter span").all_inner_texts() == ["1", "2", "3"]
+    assert page.locator("#pg-gutter span.playground__gutter-error").inner_text() == "3"
 
 
 def test_a_link_reopens_the_scenario_and_session_pages_link_theirs(site, origin, browser, page):  # noqa: F811
