@@ -92,13 +92,18 @@ def play_with_states(session: Session, release: str | None = None) -> tuple[Tran
     return transcript, states
 
 
-def play_file(path: str, release: str = "") -> str:
+def play_file(path: str, release: str = "", shown_as: str = "") -> str:
     """``python -m agent_loop_sim run PATH [--release RELEASE]``, plus the model's state at each
-    message, as JSON (``release`` empty: each family's pinned release)."""
+    message, as JSON (``release`` empty: each family's pinned release). ``shown_as``: what the
+    reader calls the file (the playground's editor: the file the worker writes is none it saw),
+    put in its place in an error's line; the rest of the line is the command line's."""
     try:
         played = [(s.family, *play_with_states(s, release or None)) for s in load(path).sessions]
     except (InputError, EngineFailure) as exc:
-        return json.dumps({"error": _failure(exc)}, ensure_ascii=False)
+        said = _failure(exc)
+        if shown_as and said.startswith(f"error: {path}"):
+            said = f"error: {shown_as}{said[len('error: ') + len(path):]}"
+        return json.dumps({"error": said}, ensure_ascii=False)
     sessions = []
     for family, transcript, states in played:
         data = {"family": family, "party": FAMILIES[family].parties[1], **transcript.to_dict()}

@@ -299,8 +299,9 @@ def test_spec_departures_link_the_specification(origin, page):
 
 # The session and era pages scrolled to their logs and rows (their heads are plain text); the
 # index and release pages to their HTML tables of sessions.
-SHOTS = {"home": "", "session": "a2a/sessions/a2a_stream/#m3", "era": "mcp/eras/tour/#a3",
-         "features": "mcp/features/#f-tools", "releases": "mcp/releases/#every-scenario"}
+SHOTS = {"home": "", "session": "a2a/sessions/a2a_stream/#m3", "era": "mcp/eras/tour/#a2",
+         "features": "mcp/features/#f-tools", "releases": "mcp/releases/",
+         "release-pair": "mcp/releases/2.2.0/legacy_tour/#m2", "architecture": "architecture/#what-flows-where"}
 
 
 def test_screenshots_light_and_dark_desktop_and_phone(origin, page):
@@ -488,3 +489,81 @@ def test_a2a_versions_in_the_real_site_shows_its_headers_when_recorded(site, ori
     shown = " ".join(_envelopes(page))
     versions = {v for m in session["messages"] for k, v in (m.get("http") or {}).get("headers", []) if k == "A2A-Version"}
     assert versions and all(f"A2A-Version: {v}" in shown for v in versions if v)
+
+
+# Per word of each code span of the era page's actions: how many line boxes it takes (1: unbroken).
+BROKEN_WORDS_JS = """() => [...document.querySelectorAll('.era-action code')].flatMap(code => {
+  const text = code.firstChild, out = [];
+  if (!text || text.nodeType !== Node.TEXT_NODE) return out;
+  for (const m of text.data.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (tops.size > 1) out.push(m[0]);
+  }
+  return out; })"""
+
+
+def test_the_era_page_says_what_its_sessions_run_and_marks_requests(origin, page):
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(f"{origin}/mcp/eras/tour/")
+    assert "Not one scenario." in page.locator("article").inner_text()
+    ping = page.locator("#a2")
+    absent = ping.locator(".era-absent")
+    assert absent.count() == 2 and absent.first.inner_text() == "not in this era's session"
+    assert absent.first.evaluate("el => getComputedStyle(el).fontStyle") == "italic"  # set apart from "not sent by the client"
+    # The modern request is marked where it differs from legacy's: its params carry the _meta envelope.
+    request = page.locator("#a3 .era-cell[data-era='modern_tour'] li").first
+    assert "tools/list" in request.inner_text()
+    assert request.locator(".era-paths mark code").first.inner_text() == "$.params"
+    for width in (1400, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        assert page.evaluate(BROKEN_WORDS_JS) == [], width  # "argumen ts" no more
+    page.goto(f"{origin}/mcp/eras/progress/")
+    assert "One scenario, played" in page.locator("article").inner_text()
+
+
+def test_every_release_difference_is_one_click_from_its_side_by_side(origin, page):
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(f"{origin}/mcp/releases/")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height < 6000, height  # folded: the changes first, not 422 rows (34,735 px before)
+    folds = page.locator("details.release-fold")
+    assert folds.count() == 3 and page.locator("details.release-fold[open]").count() == 0
+    links = page.locator("details.release-fold").first.locator("a[href*='2.2.0/']")
+    assert links.count() == 832  # every message the releases differ in, each a link
+    folds.nth(1).locator("summary").click()
+    link = folds.nth(1).locator("a[href*='#m']").first
+    target = link.get_attribute("href")
+    link.click()  # one click: the pair's page, at the pair
+    anchor = target.rsplit("#", 1)[1]
+    page.wait_for_function(f"location.hash === '#{anchor}' && location.pathname.includes('/releases/2.2.0/')")
+    pair = page.locator(f"#{anchor}")
+    sides = pair.locator(".pair-side")
+    assert sides.count() == 2
+    left, right = sides.nth(0).bounding_box(), sides.nth(1).bounding_box()
+    assert abs(left["y"] - right["y"]) < 2 and right["x"] > left["x"] + left["width"] - 1  # side by side
+    marked = pair.locator(".l.hl")
+    assert marked.count() >= 1 and marked.first.is_visible()
+    assert marked.first.evaluate("el => getComputedStyle(el).backgroundColor") not in ("rgba(0, 0, 0, 0)", "transparent")
+    page.set_viewport_size({"width": 390, "height": 844})
+    left, right = sides.nth(0).bounding_box(), sides.nth(1).bounding_box()
+    assert right["y"] >= left["y"] + left["height"] - 1  # one above the other on a phone
+
+
+def test_the_architecture_diagram_is_not_cut_off(origin, page):
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(f"{origin}/architecture/")
+    code = page.locator("article pre").first
+    assert "hooks/" in code.inner_text()
+    assert code.evaluate("el => el.querySelector('code').scrollWidth <= el.querySelector('code').clientWidth")
+
+
+def test_by_feature_groups_unknown_methods_once(origin, page):
+    page.goto(f"{origin}/mcp/features/")
+    headings = page.locator("article h2").all_inner_texts()
+    assert any(h.startswith("unknown methods") for h in headings)
+    assert not any(h.split("¶")[0].strip() in ("no", "whatever") for h in headings)
+    page.goto(f"{origin}/a2a/features/")
+    headings = [h.split("¶")[0].strip() for h in page.locator("article h2").all_inner_texts()]
+    assert "unknown methods" in headings and "tasks" not in headings

@@ -92,7 +92,8 @@ def test_a_flipped_value_in_the_served_recording_fails_the_check(site, origin, b
 def shown_transcript(page) -> list[dict]:
     return page.evaluate("""() => [...document.querySelectorAll('#pg-transcript > li')].map(li => ({
         n: Number(li.dataset.n), heading: li.querySelector('h3').textContent,
-        code: li.querySelector('code').textContent, spans: li.querySelectorAll('code span[class]').length,
+        code: li.querySelector('code') ? li.querySelector('code').textContent : null,
+        spans: li.querySelectorAll('code span[class]').length,
         current: li.classList.contains('playground__current')}))""")
 
 
@@ -153,23 +154,77 @@ def test_the_playground_plays_steps_and_shows_the_models_state(site, origin, pag
         assert any(state in s for s in seen), (name, seen)
 
 
-def test_the_playground_refuses_bad_input_in_the_clis_words(origin, page, tmp_path):  # noqa: F811
+def _link_step_and_http_envelope(site, origin, page) -> None:  # noqa: F811
+    """A link with a step opens there; an A2A message shows its HTTP envelope; stepping moves the
+    step in the address (run first in the bad-input test: one load of the engine for both)."""
+    from agent_loop_sim.site.browser import fragment
+
+    project = Project(site[0])
+    file = next(f for f in project.scenario_files() if f.recording == "a2a_sdk_exchanges_more.json")
+    session = file.session("a2a_versions")
+    recorded = load_recording(str(project.recording_path(file))).session("a2a_versions")
+    page.goto(f"{origin}/browser/playground/#{fragment(scenario_text(file, session))}&step=3")
+    page.wait_for_selector(PLAYED, timeout=LOADED)
+    # The link opened at its step.
+    count = len(recorded.messages)
+    assert page.locator("#pg-position").inner_text() == f"Message 3 of {count}"
+    assert page.locator("#pg-transcript > li.playground__current").get_attribute("data-n") == "3"
+    # Each message's HTTP envelope, as recorded: the request line or status, and the headers.
+    for n, message in enumerate(recorded.messages, 1):
+        shown = page.locator(f"#pg-m{n} .playground__http")
+        assert shown.count() == (1 if message.http else 0), n
+        if message.http:
+            words = shown.inner_text()
+            first = f"{message.http['method']} {message.http.get('path', '')}" if "method" in message.http \
+                else f"HTTP {message.http['status']}"
+            assert words.startswith(first.strip()), (n, words)
+            for name, value in message.http.get("headers") or []:
+                assert f"{name}: {value}".strip() in words, (n, name)  # (inner text: an empty value ends the line)
+    assert any(name == "A2A-Version" for m in recorded.messages if m.http for name, _ in m.http.get("headers") or [])
+    # Stepping moves the step in the address; the link copied then opens there.
+    page.locator("#pg-position").click()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("location.hash.endsWith('&step=4')")
+    assert page.locator("#pg-link").get_attribute("href") == "#" + page.url.split("#", 1)[1]
+    page.keyboard.press("End")
+    page.wait_for_function(f"location.hash.endsWith('&step={count}')")
+    # A link to another step of the same scenario, followed on the page, goes there (no new run).
+    page.evaluate("location.hash = location.hash.replace(/&step=\\d+$/, '&step=2')")
+    page.wait_for_function("document.querySelector('#pg-position').textContent.startsWith('Message 2 of')")
+    OUTPUT.mkdir(exist_ok=True)  # the editor with its line numbers, and a message in its envelope
+    for width, height, device in ((1400, 900, "desktop"), (390, 844, "phone")):
+        page.set_viewport_size({"width": width, "height": height})
+        for scheme, name in (("default", "light"), ("slate", "dark")):
+            palette(page, scheme)
+            for part, at in (("editor", "#pg-pick"), ("envelope", "#pg-m2")):
+                page.locator(at).scroll_into_view_if_needed()
+                page.evaluate(f"document.querySelector('{at}').scrollIntoView({{block: 'start'}})")
+                page.screenshot(path=str(OUTPUT / f"playground-{part}-{device}-{name}.png"))
+
+
+def test_the_playground_opens_a_links_step_shows_http_and_refuses_bad_input(site, origin, page, tmp_path):  # noqa: F811
+    _link_step_and_http_envelope(site, origin, page)
     bad = json.dumps({"recording": "x.json", "sessions": [
         {"name": "bad_op", "family": "mcp", "title": "t", "mode": "legacy", "actions": [{"tool": "add"}]}]})
     (tmp_path / "playground.json").write_text(bad)
     cli = run_cli("run", "playground.json", cwd=tmp_path)
     assert cli.returncode == 2 and cli.stderr.startswith("error: playground.json, session 'bad_op', at $.sessions[0]")
-    page.goto(f"{origin}/browser/playground/")
-    page.wait_for_selector(PLAYED, timeout=LOADED)
     page.locator("#pg-editor").fill(bad)
     page.locator("#pg-run").click()
     page.wait_for_selector("#pg-app[data-state='error']", timeout=60_000)
-    assert page.locator("#pg-error").inner_text() == cli.stderr.strip()
-    page.locator("#pg-editor").fill("{")
+    # The command line's words, naming what the reader sees (the editor) where it names its file.
+    editor = "error: the editor"
+    assert page.locator("#pg-error").inner_text() == cli.stderr.strip().replace("error: playground.json", editor, 1)
+    page.locator("#pg-editor").fill('{\n  "recording": "x.json",\n  "sessions": [}')
     page.locator("#pg-editor").press("Control+Enter")
     page.wait_for_function("document.querySelector('#pg-error').textContent.includes('not valid JSON')", timeout=60_000)
-    (tmp_path / "playground.json").write_text("{")
-    assert page.locator("#pg-error").inner_text() == run_cli("run", "playground.json", cwd=tmp_path).stderr.strip()
+    (tmp_path / "playground.json").write_text('{\n  "recording": "x.json",\n  "sessions": [}')
+    said = run_cli("run", "playground.json", cwd=tmp_path).stderr.strip()
+    assert said.endswith("(line 3, column 16)")
+    assert page.locator("#pg-error").inner_text() == said.replace("error: playground.json", editor, 1)
+    # The editor numbers its lines, and the line the error names is marked there.
+    assert page.locator("#pg-gutter span").all_inner_texts() == ["1", "2", "3"]
+    assert page.locator("#pg-gutter span.playground__gutter-error").inner_text() == "3"
 
 
 def test_a_link_reopens_the_scenario_and_session_pages_link_theirs(site, origin, browser, page):  # noqa: F811
@@ -234,7 +289,7 @@ def test_the_playground_speaks_another_sdk_release_as_run_release_does(site, ori
     page.locator("#pg-editor").fill(text)
     page.locator("#pg-run").click()
     page.wait_for_selector("#pg-app[data-state='error']", timeout=60_000)
-    assert page.locator("#pg-error").inner_text() == cli.stderr.strip()
+    assert page.locator("#pg-error").inner_text() == cli.stderr.strip().replace("error: playground.json", "error: the editor", 1)
 
 
 def test_a_link_naming_a_release_the_page_does_not_speak_says_so(origin, page):  # noqa: F811

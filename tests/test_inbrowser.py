@@ -73,6 +73,13 @@ def test_bad_input_reads_as_the_command_line_says_it(tmp_path: Path, monkeypatch
     monkeypatch.chdir(tmp_path)
     assert json.loads(inbrowser.play_file("playground.json")) == {"error": cli.stderr.strip()}
     assert cli.returncode == 2
+    # The playground names what its reader sees, the editor, where the command line names the file.
+    said = json.loads(inbrowser.play_file("playground.json", "", "the editor"))["error"]
+    assert said == cli.stderr.strip().replace("error: playground.json", "error: the editor", 1)
+    assert said.startswith("error: the editor, session 'x'") and "playground.json" not in said
+    (tmp_path / "playground.json").write_text('{\n  "recording": "x.json",\n  "sessions": [}')
+    said = json.loads(inbrowser.play_file("playground.json", "", "the editor"))["error"]
+    assert said.startswith("error: the editor: not valid JSON: ") and said.endswith("(line 3, column 16)")
 
 
 def test_the_engine_zip_is_this_checkout_and_reproducible() -> None:

@@ -2,6 +2,7 @@
 path and cause, and the build-time checks that keep the causes true."""
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -12,7 +13,7 @@ from agent_loop_sim.project import Project
 from agent_loop_sim.releases import compare_release, model_with_rules
 from agent_loop_sim.site import render_site
 from agent_loop_sim.site.pages.conformance import Context
-from agent_loop_sim.site.pages.releases import json_lines, releases_page, render_releases
+from agent_loop_sim.site.pages.releases import json_lines, releases_page, render_pair, render_releases
 from conftest import ROOT
 
 PROJECT = Project(ROOT)
@@ -49,24 +50,38 @@ def test_the_page_lists_every_scenario_with_its_verdict(comparison, page):
         assert verdict == "agree" if pair.agree else verdict.startswith("<strong>differ</strong>"), (pair.name, verdict)
 
 
-def test_every_difference_is_on_the_page_with_message_path_and_changelog_link(comparison, page):
+def _pair_section(pair_html: str, n: int) -> str:
+    return pair_html[pair_html.index(f'<div class="release-pair" id="m{n}">'):].split('<div class="release-pair"', 2)[1]
+
+
+def test_every_difference_is_one_click_away_side_by_side(comparison, page):
+    ctx = Context(build_report(PROJECT), [])
     for pair in comparison.sessions:
+        if pair.agree:
+            continue
+        pair_html = render_pair(ctx, comparison, pair)
         for d in pair.differences:
-            heading = f"#### {pair.name.replace('_', chr(92) + '_')}, message {d.message}"
-            assert heading in page, heading
-            section = page[page.index(heading):].split("\n#### ", 1)[0]
-            assert f"`{d.path}`" in section, (pair.name, d.message, d.path)
+            # The number on the release page links straight to the pair, on the session's page of differences.
+            assert f'<a href="1.3.0/{pair.name}/#m{d.message}">{d.message}</a>' in page, (pair.name, d.message)
+            section = _pair_section(pair_html, d.message)
+            assert f"<code>{d.path}</code>" in section, (pair.name, d.message, d.path)
+            assert section.count('<div class="pair-side">') == 2  # both releases' messages, side by side
     for change in comparison.changes:
         assert f"]({change.url})" in page and f"{{#change-{change.key.replace('_', '-')}}}" in page
 
 
-def test_the_differing_lines_are_highlighted(page):
-    heading = "#### a2a\\_release\\_failed\\_status, message 6"
-    section = page[page.index(heading):].split("\n#### ", 1)[0]
-    blocks = re.findall(r'```json hl_lines="([\d ]+)"\n(.*?)\n```', section, re.S)
-    assert len(blocks) == 1  # 1.2.2 has no timestamp to highlight; 1.3.0's line is
-    lines, text = blocks[0][0].split(), blocks[0][1].split("\n")
-    assert [text[int(n) - 1].strip() for n in lines] == ['"timestamp": "<time>"']
+def test_the_release_page_is_folded_short_with_one_example_per_change(comparison, page):
+    assert page.count('<details class="release-fold">') == 1 + len(comparison.changes)
+    assert page.count('<div class="release-pair">') == len(comparison.changes)  # one example each
+
+
+def test_the_differing_lines_are_highlighted(comparison):
+    pair = next(p for p in comparison.sessions if p.name == "a2a_release_failed_status")
+    section = _pair_section(render_pair(Context(build_report(PROJECT), []), comparison, pair), 6)
+    sides = section.split('<div class="pair-side">')[1:]
+    assert len(sides) == 2 and 'class="l hl"' not in sides[0]  # 1.2.2 has no timestamp to highlight; 1.3.0's line is
+    marked = re.findall(r'<span class="l hl">(.*?)</span>\n', sides[1])
+    assert [html.unescape(re.sub(r"<[^>]+>", "", line)).strip() for line in marked] == ['"timestamp": "<time>"']
 
 
 def test_a_difference_no_change_explains_stops_the_build():
@@ -102,20 +117,15 @@ def test_json_lines_are_json_dumps_indent_2(value):
     assert "\n".join(t for t, _ in json_lines(value)) == json.dumps(value, indent=2, ensure_ascii=False)
 
 
-def test_the_mcp_page_lists_every_scenario_and_every_differing_message():
+def test_the_mcp_page_lists_every_scenario_and_links_every_differing_message():
     comparison = compare_release(PROJECT, "mcp", "2.2.0")
     assert comparison.problems == []
     page = render_releases(Context(build_report(PROJECT), []), [comparison], "mcp")
     names = [s.name for f in PROJECT.scenario_files() if f.family == "mcp" for s in f.sessions]
     for name in names:  # the tables are HTML, their links page-relative URLs (site/parts/rawhtml.py)
         assert f'<tr>\n<td><a href="../sessions/{name}/">{name}</a></td>\n<td data-label="Scenario file"><code>scenarios/' in page, name
-    rows = set(re.findall(r'^<tr>\n<td><a href="\.\./sessions/\S+/">(\S+?)</a></td>\n<td data-label="Message">(\d+)</td>\n'
-                          r'<td data-label="Differing JSON paths">(.+)</td>\n</tr>$',
-                          page, re.M))
-    for pair in comparison.sessions:
-        for n in pair.messages():
-            paths = [d.path for d in pair.differences if d.message == n]
-            assert (pair.name, str(n), ", ".join(f"<code>{p}</code>" for p in paths)) in rows, (pair.name, n)
+    linked = set(re.findall(r'<a href="2\.2\.0/(\w+)/#m(\d+)">\d+</a>', page))
+    assert linked == {(pair.name, str(n)) for pair in comparison.sessions for n in pair.messages()}
 
 
 def test_given_the_pinned_check_the_comparison_reads_its_recordings_instead_of_the_files():

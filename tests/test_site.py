@@ -314,9 +314,82 @@ def test_the_era_pairs_come_from_the_names(site):
     assert labels[0] == "The SDK, before the first action"
     assert [label.split(" ")[0] for label in labels[1:]] == ["ping", "list", "call", "list", "read", "list", "get"]
     ping = tour[tour.index('id="a2"'):tour.index('id="a3"')]
-    assert ping.count("era-none") == 2 and "<mark>" in ping  # only legacy pings: marked
+    # Only legacy's session pings: the others' empty cells say the step is not theirs, not "not sent".
+    assert ping.count("era-absent") == 2 and "era-none" not in ping and "<mark>" in ping
+    assert ping.count("not in this era&#x27;s session") + ping.count("not in this era's session") == 2
     assert "../../sessions/modern_tour/#m1" in tour  # links to the messages, not copies of them
     assert '"jsonrpc"' not in tour
+
+
+def test_an_era_page_says_whether_its_sessions_play_one_scenario(site):
+    tour, progress = site.pages["mcp/eras/tour.md"], site.pages["mcp/eras/progress.md"]
+    assert "One scenario" not in tour and "**Not one scenario.**" in tour and 'data-claim="different-steps"' in tour
+    assert "- `modern_tour` runs 6 actions; not `ping`" in tour
+    assert "One scenario, played" in progress and 'data-claim="one-scenario"' in progress
+    listen = site.pages["mcp/eras/listen.md"]
+    assert "**Not one scenario.**" in listen
+    # The handshake is the SDK's own, before any action; legacy's listen sent nothing (the SDK refuses it).
+    rows = re.findall(r'<div class="era-row[^"]*" id="a\d+"><div class="era-action">(.*?)</div>(.*?)</div></div>', listen)
+    assert [_plain(label).split(" ", 1)[1].split(" ")[0] for label, _ in rows] == \
+        ["The", "listen", "ping", "listen", "listen", "call"]
+    assert "initialize" in rows[0][1] and "initialize" not in rows[1][1]
+    assert 'data-era="legacy_listen">not sent by the client</div>' in rows[1][1]
+    ads = site.pages["mcp/eras/capability_ads.md"]
+    assert "their settings differ: `extensions`, `sampling_capabilities`" in ads
+    # Requests are marked too: the modern tools/list carries its _meta envelope in params.
+    row = tour[tour.index('id="a3"'):tour.index('id="a4"')]
+    request = row[row.index("modern_tour/#m1"):row.index("modern_tour/#m2")]
+    assert "differs at <mark><code>$.params</code></mark>" in request
+    # Arguments wrap between members, never inside a word.
+    assert "<code>{&quot;tool&quot;: &quot;add&quot;, &quot;arguments&quot;: {&quot;a&quot;: 2" in tour
+
+
+def test_the_build_refuses_an_era_page_that_overclaims(site, project, committed, monkeypatch):
+    from agent_loop_sim.site import build
+    from agent_loop_sim.site.pages.conformance import era_claim_problems
+
+    eras = Context(site.report, []).eras("mcp")
+    tour = list(eras["tour"].values())
+    page = site.pages["mcp/eras/tour.md"]
+    assert era_claim_problems("mcp/eras/tour.md", page, tour) == []
+    # Planted: the claim in words only, then in the page's mark only; each is refused.
+    in_words = page.replace("**Not one scenario.**", "One scenario, played by the SDK's client in each era.")
+    in_mark = page.replace('data-claim="different-steps"', 'data-claim="one-scenario"')
+    for planted in (in_words, in_mark):
+        assert planted != page
+        problems = era_claim_problems("mcp/eras/tour.md", planted, tour)
+        assert problems and problems[0].startswith("mcp/eras/tour.md: claims one scenario, but its sessions "
+                                                   "(legacy_tour, modern_tour, auto_tour) run different steps")
+    progress = list(eras["progress"].values())
+    hidden = site.pages["mcp/eras/progress.md"].replace('data-claim="one-scenario"', 'data-claim="different-steps"')
+    assert "run the same steps, but the page does not say so" in era_claim_problems("p.md", hidden, progress)[0]
+    # In the build: a page rendered with the claim planted is a problem that stops it.
+    real = build.render_eras
+    monkeypatch.setattr(build, "render_eras", lambda ctx, family, scenario, group: real(ctx, family, scenario, group)
+                        .replace('data-claim="different-steps"', 'data-claim="one-scenario"'))
+    refused = build.render_site(Project(project), replay(committed), reference=False, beside=False)
+    assert not refused.ok and any(p.startswith("mcp/eras/tour.md: claims one scenario") for p in refused.problems)
+    assert any(p.startswith("mcp/eras/listen.md: claims one scenario") for p in refused.problems)
+
+
+def test_by_feature_puts_methods_no_peer_knows_in_one_group(site, committed):
+    from agent_loop_sim.site.pages.navigation import unknown_methods
+
+    mcp, a2a = site.pages["mcp/features.md"], site.pages["a2a/features.md"]
+    groups = {f: set(re.findall(r"\[([^\]]+)\]\(#f-", page)) for f, page in (("mcp", mcp), ("a2a", a2a))}
+    assert "unknown methods" in groups["mcp"] and not {"no", "whatever"} & groups["mcp"]
+    assert "unknown methods" in groups["a2a"] and "tasks" not in groups["a2a"]
+    # The intro's examples are each family's own methods.
+    assert "`SendMessage` is *message*" in a2a and "tools/call" not in a2a and "`tools/call` is *tools*" in mcp
+    # Derived from the wire: the method the peer answers "method not found" is unknown; flip the
+    # code of that answer and it is a method of its own again.
+    errors = committed["raw_errors"]
+    assert "no/such/method" in unknown_methods([errors])
+    flipped_answer = Transcript(errors.name, errors.mode, errors.title, [
+        Message(m.sender, m.receiver, json={**m.json, "error": {**m.json["error"], "code": -32600}})
+        if isinstance(m.json, dict) and isinstance(m.json.get("error"), dict) and m.json["error"].get("code") == -32601
+        else m for m in errors.messages])
+    assert "no/such/method" not in unknown_methods([flipped_answer])
 
 
 def test_era_grouping_needs_both_legacy_and_modern():

@@ -37,7 +37,7 @@ from .findings import FINDINGS
 from .mkdocs.incremental import Memo
 from .parts.wirelog import summaries_kept
 from .pages.navigation import features, features_page, modes_page, render_features, render_modes
-from .pages.conformance import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, eras_page, family_name, family_page, href, link, page_url, render_eras,
+from .pages.conformance import (FINDINGS_PAGE, OVERVIEW, RESULTS_PAGE, WIDE, Context, era_claim_problems, eras_page, family_name, family_page, href, link, page_url, render_eras,
                     render_family, render_findings, render_overview, render_results, render_session)
 from .beside import Beside
 from .pages.releases import release_pages, releases_page
@@ -134,11 +134,12 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
         half = other_half.result()
     pages = site.pages
     for family, section in sections.items():
-        release_nav, release_page, problems = half.releases[family]
+        release_nav, release_page, problems, pair_pages = half.releases[family]
         if release_page is None:
             del pages[releases_page(family)]
         else:
             pages[releases_page(family)] = WIDE + release_page  # (the release page's wide tables)
+        pages.update(pair_pages)  # (each session's differences side by side)
         section += release_nav
         site.problems += problems
     if half.reference is not None:
@@ -188,10 +189,15 @@ def _first_half(project: Project, ctx: Context, site: Site, memo: Memo | None,
                     pages[ctx.pages[s.name]] = _memo_page(memo, project, ctx, s, file, "page",
                                                           lambda s=s, file=file: render_session(ctx, s, file))
         for scenario, group in ctx.eras(family).items():
-            pages[eras_page(family, scenario)] = _memo_eras(memo, project, ctx, family, scenario, group)
+            era_page = eras_page(family, scenario)
+            pages[era_page] = _memo_eras(memo, project, ctx, family, scenario, group)
+            # What the page claims about its sessions, held to their scenario steps.
+            site.problems += era_claim_problems(era_page, pages[era_page],
+                                                [s for s in group.values() if s.recorded is not None])
         to_features = features_page(family)
         features_of = None if memo is None else \
-            (lambda s: memo.get(("features", s.family, s.name, _session_digest(memo, project, s)), lambda: features(s.recorded)))
+            (lambda s, unknown: memo.get(("features", s.family, s.name, _session_digest(memo, project, s), unknown),
+                                         lambda: features(s.recorded, unknown)))
         pages[to_features] = render_features(family_name(family), sessions,
                                              lambda name, at=to_features: href(at, ctx.pages[name], directory_urls=directory_urls),
                                              features_of)
@@ -210,7 +216,8 @@ def _first_half(project: Project, ctx: Context, site: Site, memo: Memo | None,
 class _OtherHalf:
     """What `_render_site` makes beside the session pages (see `beside`)."""
 
-    releases: dict[str, tuple[list[Any], str | None, list[str]]]  #: family -> its nav entries, page, problems
+    #: family -> its nav entries, page, problems, and the pages of each session's differences
+    releases: dict[str, tuple[list[Any], str | None, list[str], dict[str, str]]]
     reference: tuple[dict[str, str], Any, list[str]] | None  #: the reference pages, their nav entry, problems
     report_file: str
     exports: dict[str, str]
@@ -223,7 +230,8 @@ def _other_half(project: Project, ctx: Context, checked: list[FindingResult], ru
     for family in report.families:
         made: dict[str, str] = {}
         release_nav, release_problems = release_pages(project, ctx, family, run_session, made, memo, files)
-        releases[family] = (release_nav, made.get(releases_page(family)), release_problems)
+        page = made.pop(releases_page(family), None)
+        releases[family] = (release_nav, page, release_problems, made)
     urls = {name: page_url(path, ctx.directory_urls) for name, path in ctx.pages.items()}
     report_file = json.dumps(report_json(report, urls, [r.to_dict() for r in checked]), indent=2, ensure_ascii=False) + "\n"
     exports = export_files(report, lambda s, exports: _memo_page(memo, project, ctx, s, None, "exports", exports))
@@ -330,7 +338,7 @@ def _memo_eras(memo: Memo | None, project: Project, ctx: Context, family: str, s
     if memo is None:
         return render()
     learnt = sorted((op, sorted(methods)) for op, methods in ctx.learnt(family).items())
-    key = ("eras", family, scenario, repr(learnt), ctx.directory_urls,
+    key = ("eras", family, scenario, repr(learnt), tuple(sorted(ctx.openings(family))), ctx.directory_urls,
            tuple((s.name, _session_digest(memo, project, s)) for s in group.values()))
     return memo.get(key, render)
 

@@ -50,8 +50,9 @@ const OPS = {
     await writeWorlds(e);
     e.pyodide.FS.mkdirTree(PLAYGROUND);
     e.pyodide.FS.writeFile(`${PLAYGROUND}/playground.json`, text);
-    e.pyodide.FS.chdir(PLAYGROUND);  // so errors name the file as the command line would
-    return JSON.parse(e.inbrowser.play_file("playground.json", release || ""));
+    e.pyodide.FS.chdir(PLAYGROUND);
+    // Errors in the command line's words, naming what the reader sees (the editor), not this file.
+    return JSON.parse(e.inbrowser.play_file("playground.json", release || "", "the editor"));
   },
 };
 

@@ -1,7 +1,8 @@
 // The playground: a scenario in, the in-browser engine's transcript out, stepped through
 // message by message with the model's state at each step. The scenario travels in the URL
 // fragment (#scenario=<raw deflate, base64url>, and &release=<version> when the model speaks an
-// SDK release other than the pinned one), so a link reopens it.
+// SDK release other than the pinned one; &session=<n>&step=<n> the message shown), so a link
+// reopens it at the same step.
 import { call } from "./engine.js";
 
 const SITE = new URL("../browser/", import.meta.url);
@@ -32,6 +33,13 @@ async function encode(text) {
 
 function releaseOf(fragment) {
   return new URLSearchParams(fragment.replace(/^#/, "")).get("release") || "";
+}
+
+// Where a link opens: its session (1-based, among the file's) and step (the message number).
+function placeOf(fragment) {
+  const params = new URLSearchParams(fragment.replace(/^#/, ""));
+  const number = (key) => (/^[1-9][0-9]{0,6}$/.test(params.get(key) || "") ? Number(params.get(key)) : 1);
+  return { session: number("session") - 1, step: number("step") };
 }
 
 // A link is read by a reader who did not write it: its size is bounded before anything is
@@ -127,6 +135,17 @@ function messageBlock(message) {
   return element("div", { class: `language-${raw ? "text" : "json"} highlight` }, element("pre", {}, code));
 }
 
+// The HTTP envelope an A2A message crossed the wire in (as the session pages show it): the
+// request line or the status, then each header, in the recording's order.
+function envelope(http) {
+  const first = "method" in http
+    ? element("span", {}, element("b", { text: String(http.method) }), ` ${http.path ?? ""}`)
+    : element("span", {}, element("b", { text: `HTTP ${http.status ?? "?"}` }));
+  const headers = (http.headers || []).filter((h) => Array.isArray(h) && typeof h[0] === "string").map(([name, value]) =>
+    element("span", { class: "hdr" }, element("span", { class: "hn", text: `${name}:` }), ` ${value}`));
+  return element("div", { class: "msg-http playground__http" }, first, ...headers);
+}
+
 // --- the model's state ------------------------------------------------------------------------
 
 const STATE_OF = { server: "The server", agent: "The agent's task store" };
@@ -146,7 +165,35 @@ function stateText(state) {
 
 const pick = element("select", { id: "pg-pick", "aria-label": "A committed session" },
   element("option", { value: "", text: "Your own scenario (edit below)" }));
-const editor = element("textarea", { id: "pg-editor", spellcheck: "false", rows: "14", "aria-label": "The scenario (JSON)" });
+const editor = element("textarea", { id: "pg-editor", spellcheck: "false", rows: "14", wrap: "off",
+  "aria-label": "The scenario (JSON)" });
+// Line numbers beside the editor (errors give a line and a column): a gutter kept in step with
+// the text and its scrolling; no editor library.
+// The numbers sit in an inner column moved with the text: the gutter itself takes the
+// editor's height and adds none of its own.
+const numbers = element("div", { class: "playground__numbers" });
+const gutter = element("div", { id: "pg-gutter", class: "playground__gutter", "aria-hidden": "true" }, numbers);
+const editorBox = element("div", { class: "playground__editor" }, gutter, editor);
+
+function followScroll() {
+  numbers.style.transform = `translateY(${-editor.scrollTop}px)`;
+}
+
+function numberLines(errorLine = 0) {
+  const count = editor.value.split("\n").length;
+  if (numbers.childElementCount !== count) {
+    numbers.replaceChildren(...Array.from({ length: count }, (_, i) => element("span", { text: String(i + 1) })));
+    gutter.style.width = `${String(count).length + 2}ch`;
+  }
+  for (const mark of numbers.querySelectorAll(".playground__gutter-error")) mark.classList.remove("playground__gutter-error");
+  if (errorLine >= 1 && errorLine <= count) numbers.children[errorLine - 1].classList.add("playground__gutter-error");
+  followScroll();
+}
+
+function setEditor(text) {
+  editor.value = text;
+  numberLines();
+}
 // The SDK releases the model speaks (from the page: agent_loop_sim's release tables): the pinned
 // ones by default, or another, as `run --release` (a session of the other family then fails as there).
 const releases = JSON.parse(root.dataset.releases || "[]");
@@ -179,7 +226,7 @@ root.append(
     element("label", { class: "playground__pick" }, "Session: ", pick),
     element("label", { class: "playground__pick" }, "SDK release: ", releasePick),
     notice,
-    editor,
+    editorBox,
     element("div", { class: "playground__actions" }, run, share, status),
     error),
   result);
@@ -187,6 +234,7 @@ root.append(
 let committed = [];  // [{scenario, name, title, text}]
 let played = [];     // the sessions of the last run
 let current = { session: 0, message: 0 };
+let base = "";       // the fragment of the scenario last run (scenario, release), without the step
 
 function showMessage(index, scroll = true) {
   const session = played[current.session];
@@ -200,22 +248,32 @@ function showMessage(index, scroll = true) {
   buttons.first.disabled = buttons.prev.disabled = current.message === 0;
   buttons.next.disabled = buttons.last.disabled = current.message === count - 1;
   root.dataset.step = message.n;
+  // The step is in the address: a link copied now opens at this message.
+  if (base) {
+    const at = `#${base}${current.session ? `&session=${current.session + 1}` : ""}&step=${message.n}`;
+    if (location.hash !== at) history.replaceState(null, "", at);
+    share.href = at;
+  }
   if (scroll) transcript.children[current.message].scrollIntoView({ block: "start" });
 }
 
-function showSession(index) {
+function showSession(index, step = 1) {
   current.session = index;
+  sessionPick.value = String(index);
   const session = played[index];
   transcript.replaceChildren(...session.messages.map((m) => {
     const heading = element("h3", { text: `${m.n}. ${m.from} → ${m.to}${m.sse ? " (SSE event)" : ""}: ${m.summary}` });
-    const item = element("li", { id: `pg-m${m.n}`, "data-n": m.n, class: "playground__message" }, heading, messageBlock(m));
+    // A body-less HTTP message (the card's GET) shows its envelope only, not a JSON null.
+    const body = m.http && m.json === null && m.raw === undefined ? [] : [messageBlock(m)];
+    const item = element("li", { id: `pg-m${m.n}`, "data-n": m.n, class: "playground__message" }, heading,
+      ...(m.http ? [envelope(m.http)] : []), ...body);
     item.addEventListener("click", () => showMessage(m.n - 1));
     return item;
   }));
-  showMessage(0, false);
+  showMessage(step - 1, step > 1);
 }
 
-async function play() {
+async function play(place = { session: 0, step: 1 }) {
   // Running from the first moment: the address and the link change only after the encoding
   // below, and nobody should read the old ones as this run's.
   root.dataset.state = "running";
@@ -223,6 +281,7 @@ async function play() {
   const text = editor.value;
   const release = releasePick.value;
   const fragment = await encode(text) + (release ? `&release=${encodeURIComponent(release)}` : "");
+  base = fragment;
   history.replaceState(null, "", "#" + fragment);
   share.href = "#" + fragment;
   const started = performance.now();
@@ -234,18 +293,22 @@ async function play() {
   }
   status.textContent = "";
   if (answer.error) {
-    error.textContent = answer.error;  // the command line's own words
+    error.textContent = answer.error;  // the command line's own words, naming the editor
+    const at = /\(line (\d+), column (\d+)\)$/.exec(answer.error);
+    numberLines(at ? Number(at[1]) : 0);
     error.hidden = false;
     result.hidden = true;
     root.dataset.state = "error";
     return;
   }
   error.hidden = true;
+  numberLines();
   played = answer.sessions;
   sessionPick.replaceChildren(...played.map((s, i) => element("option", { value: i, text: s.name })));
   sessionPick.hidden = played.length < 2;
   result.hidden = false;
-  showSession(0);
+  const session = Math.min(place.session, played.length - 1);
+  showSession(session, Math.min(place.step, played[session].messages.length));
   status.textContent = `${played.reduce((n, s) => n + s.messages.length, 0)} messages in ` +
     `${((performance.now() - started) / 1000).toFixed(2)} s`;
   root.dataset.state = "played";
@@ -253,13 +316,14 @@ async function play() {
 
 function choose(index) {
   pick.value = String(index);
-  editor.value = committed[index].text;
+  setEditor(committed[index].text);
 }
 
-run.addEventListener("click", play);
+run.addEventListener("click", () => play());
 pick.addEventListener("change", () => { if (pick.value !== "") { choose(Number(pick.value)); play(); } });
 releasePick.addEventListener("change", () => { notice.hidden = true; play(); });
-editor.addEventListener("input", () => { pick.value = ""; });
+editor.addEventListener("input", () => { pick.value = ""; numberLines(); });
+editor.addEventListener("scroll", followScroll);
 editor.addEventListener("keydown", (event) => {
   if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); play(); }
 });
@@ -298,10 +362,15 @@ window.addEventListener("hashchange", async () => {
     return;
   }
   const release = releaseOf(location.hash);
+  const place = placeOf(location.hash);
   if (text !== null && (text !== editor.value || release !== releasePick.value)) {
-    if (text !== editor.value) { pick.value = ""; editor.value = text; }
+    if (text !== editor.value) { pick.value = ""; setEditor(text); }
     chooseRelease(release);
-    play();
+    play(place);
+  } else if (text !== null && played.length) {  // the same scenario, another step
+    const session = Math.min(place.session, played.length - 1);
+    if (session !== current.session) showSession(session, place.step);
+    else showMessage(place.step - 1);
   }
 });
 
@@ -322,7 +391,7 @@ try {
   refused = failure;
 }
 if (opened !== null) {
-  editor.value = opened;
+  setEditor(opened);
   chooseRelease(releaseOf(location.hash));
   const same = committed.findIndex((s) => s.text === opened);
   pick.value = same >= 0 ? String(same) : "";
@@ -332,4 +401,4 @@ if (opened !== null) {
 }
 // A link refused is said, and nothing runs: the editor holds the first session, for Run.
 if (refused !== null) linkRefused(refused);
-else play();
+else play(placeOf(location.hash));

@@ -13,18 +13,23 @@ from ..parts.markdown import code, fence, table, text
 
 ARCHITECTURE_PAGE = "architecture.md"
 
+# Kept under 72 columns: at 1,400 px, between the navigation and the contents, the code block
+# shows about 90, and a wider line was cut off at the right edge.
 FLOW = """\
 scenarios/*.json  --scenarios.load-->  Session
 Session  --engine.run_session-->  FAMILIES[family].run_session
-         (protocols/<family>/: sans-IO models, messages in, messages out)
+         (protocols/<family>/: sans-IO models,
+          messages in, messages out)
          --FAMILIES[family].normalise-->  Transcript
 
 scripts/record_*.py (the official SDKs, live)  -->  recordings/*.json
 recordings/*.json  --recording.load_recording-->  Recording
 
-check.build_report: Transcript vs Recording (compare.diff_transcripts)  -->  Report
+check.build_report: Transcript vs Recording
+                    (compare.diff_transcripts)  -->  Report
 Report  -->  cli check (one line per file; exit 1 on a difference)
-        -->  site.render_site  -->  Markdown pages  -->  hooks/ (MkDocs, a thin adapter)"""
+        -->  site.render_site  -->  Markdown pages
+             -->  hooks/ (MkDocs, a thin adapter)"""
 
 
 _CODE_SPAN = re.compile(r"``(.+?)``|`([^`]+)`")

@@ -150,6 +150,7 @@ class Context:
     repo_url: str = "https://github.com/agent-loop-sim/agent_loop_sim"
     _eras: dict[str, dict[str, dict[str, SessionResult]]] = field(default_factory=dict, repr=False)
     _learnt: dict[str, dict[str, set[str]]] = field(default_factory=dict, repr=False)
+    _openings: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _by_place: Any = field(default=None, repr=False)
     _transcripts: dict[str, Transcript] | None = field(default=None, repr=False)
     playground: dict[str, str] = field(default_factory=dict)  # session -> its scenario in the playground (a URL)
@@ -211,6 +212,12 @@ class Context:
         if family not in self._learnt:
             self._learnt[family] = learn_methods([s for s in self.report.sessions if s.family == family])
         return self._learnt[family]
+
+    def openings(self, family: str) -> frozenset[str]:
+        """The methods the family's SDKs open a session with by themselves (once)."""
+        if family not in self._openings:
+            self._openings[family] = openings([s for s in self.report.sessions if s.family == family])
+        return self._openings[family]
 
     def eras(self, family: str) -> dict[str, dict[str, SessionResult]]:
         """{scenario: {prefix: session}} where a legacy_X and a modern_X were both recorded."""
@@ -524,25 +531,108 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
 
 def render_eras(ctx: Context, family: str, scenario: str, group: dict[str, SessionResult]) -> str:
     """The eras lined up by what the application did: one row per scenario action, each era's
-    messages for it side by side (linked, not copied), what differs marked."""
+    messages for it side by side (linked, not copied), what differs marked. Whether the sessions
+    play one scenario is worked out from their steps (`scenario_differences`) and said; the build
+    holds the page to it (`era_claim_problems`)."""
     page = eras_page(family, scenario)
     sessions = [s for s in group.values() if s.recorded is not None]
+    differences = scenario_differences(sessions)
+    if not differences:
+        claim = (f"One scenario, played by the SDK's client in each era: the sessions run the same "
+                 f"{len(_actions(sessions[0]))} action{'s' if len(_actions(sessions[0])) != 1 else ''} with the same "
+                 "settings (read from their scenario files). Each row is one thing the application did; each "
+                 "column shows what went over the wire for it in one era; *not sent by the client* where the "
+                 "client sent nothing for that action in that era.")
+    else:
+        claim = ("**Not one scenario.** These sessions share a name but their scenario files give them "
+                 "different steps, so a row can be empty for two reasons: *not in this era's session* (the "
+                 "session never asked for that action) or *not sent by the client* (it asked, and the client sent "
+                 "nothing). What differs:")
     lines = [
         "---", "hide:", "  - navigation", "  - toc", "---", "",  # the eras' columns take the width
         f"# {text(scenario)}, era by era",
         "",
-        "One scenario, played by the SDK's client in each era. Each row is one thing the application did "
-        "(an action of the scenario); each column shows what went over the wire for it in one era. "
+        claim,
+        "",
+        *([f"- {d}" for d in differences] + [""] if differences else []),
         "Message numbers link to the messages on their session's page. A message no other era sends "
-        "is <mark>marked</mark>, and so is each JSON path whose value differs from the first era's answer.",
+        "is <mark>marked</mark>, and so is each JSON path where a request or an answer differs from the "
+        "first era's message of the same method in the same row.",
         "",
     ]
     for s in sessions:
         note = mode_note(s.family, s.recorded.mode) or ""
         lines.append(f"- [{text(s.name)}]({link(page, ctx.pages[s.name])}): {text(s.recorded.title)}"
                      + (f". Mode {_mode(s.recorded.mode)}: {note}." if note else ""))
-    lines += ["", block(aligned_html(ctx, page, sessions)), ""]
+    lines += ["", block(aligned_html(ctx, page, sessions, one_scenario=not differences)), ""]
     return "\n".join(lines)
+
+
+# What a session's scenario says besides its steps: who it is, not what it does.
+_NOT_STEPS = ("name", "family", "mode", "title", "description")
+
+
+def scenario_differences(sessions: list[SessionResult]) -> list[str]:
+    """How the sessions' scenarios differ, one Markdown line per difference ([] when they run the
+    same actions with the same settings): read from the scenario steps, never from the page."""
+    if len(sessions) < 2:
+        return []
+    first = sessions[0]
+    keys = [[_action_key(a) for a in _actions(s)] for s in sessions]
+    every: list[str] = []
+    for k in keys:
+        every = _merge(every, k)
+    out = []
+    if any(k != keys[0] for k in keys):
+        labels = {_action_key(a): _action_words(a) for s in sessions for a in _actions(s)}
+        for s, k in zip(sessions, keys):
+            missing = [labels[a] for a in every if a not in k]
+            words = f"{code(s.name)} runs {len(k)} action{'s' if len(k) != 1 else ''}"
+            if missing:
+                words += "; not " + ", ".join(missing)
+            elif k != every:
+                words += " (all of them, in another order)"
+            out.append(words)
+    settings = sorted({key for s in sessions for key in (s.scenario or {}) if key not in _NOT_STEPS and key not in
+                       ("actions", "steps")
+                       and any((o.scenario or {}).get(key) != (first.scenario or {}).get(key) for o in sessions)})
+    if settings:
+        out.append("their settings differ: " + ", ".join(code(key) for key in settings))
+    return out
+
+
+def _action_words(action: Any) -> str:
+    """An action in a sentence: its op and, briefly, what it names."""
+    if not isinstance(action, dict):
+        return code(compact_json(action))
+    rest = {k: v for k, v in action.items() if k != "op"}
+    return code(str(action.get("op", "?")) + (" " + _spaced_json(rest) if rest else ""))
+
+
+def _spaced_json(value: Any) -> str:
+    """JSON with a space after each separator: a narrow column wraps it between members, not
+    inside a word."""
+    return json.dumps(value, separators=(", ", ": "), ensure_ascii=False)
+
+
+_CLAIM = re.compile(r'<div class="eras" data-claim="([a-z-]+)"')
+
+
+def era_claim_problems(page: str, content: str, sessions: list[SessionResult]) -> list[str]:
+    """A claim on an era page held to the scenario steps, as a finding is held to the messages:
+    the page may say its sessions play one scenario only when their steps are the same, and
+    must say where they are not."""
+    names = ", ".join(s.name for s in sessions)
+    differences = scenario_differences(sessions)
+    found = _CLAIM.search(content)
+    # (the mark, or the sentence: a page that says it in words claims it too)
+    claims_one = (found is not None and found.group(1) == "one-scenario") or "\nOne scenario, played" in content
+    if differences and claims_one:
+        return [f"{page}: claims one scenario, but its sessions ({names}) run different steps: "
+                + "; ".join(re.sub(r"<[^>]+>|`", "", d) for d in differences)]
+    if not differences and (found is None or found.group(1) != "one-scenario"):
+        return [f"{page}: its sessions ({names}) run the same steps, but the page does not say so"]
+    return []
 
 
 def _exchanges(t: Transcript) -> list[list[int]]:
@@ -566,45 +656,99 @@ def _first_method(t: Transcript, group: list[int], lines: list[Any]) -> str:
     return lines[group[0] - 1].what if group else ""
 
 
+def openings(sessions: list[SessionResult]) -> frozenset[str]:
+    """The methods an SDK starts a session with by itself, whatever the first action (the
+    handshake era's ``initialize``, auto mode's ``server/discover``): per mode, the one method
+    every session's first exchange starts with, when their first actions differ."""
+    by_mode: dict[str, list[tuple[str, str]]] = {}
+    for s in sessions:
+        if s.recorded is None or not _actions(s):
+            continue
+        groups = _exchanges(s.recorded)
+        if groups:
+            first = _first_method(s.recorded, groups[0], summarise(s.recorded.messages))
+            by_mode.setdefault(s.recorded.mode, []).append((first, _op(_actions(s)[0])))
+    out: set[str] = set()
+    for pairs in by_mode.values():
+        methods, ops = {m for m, _ in pairs}, {o for _, o in pairs}
+        if len(methods) == 1 and len(ops) > 1:
+            out |= methods
+    return frozenset(out)
+
+
 def learn_methods(sessions: list[SessionResult]) -> dict[str, set[str]]:
     """{action op: the methods its exchange starts with}, learnt from the sessions whose actions
-    and exchanges are one to one (no handshake, no action that sends twice)."""
+    and exchanges are one to one (no handshake, no action that sends twice, none that sends
+    nothing: a session whose first exchange is an SDK's own opening is one to one by chance)."""
     out: dict[str, set[str]] = {}
+    opening = openings(sessions)
     for s in sessions:
         if s.recorded is None:
             continue
         groups, actions = _exchanges(s.recorded), _actions(s)
         if actions and len(groups) == len(actions):
             lines = summarise(s.recorded.messages)
+            if _first_method(s.recorded, groups[0], lines) in opening:
+                continue
             for a, g in zip(actions, groups):
                 if isinstance(a, dict):
                     out.setdefault(str(a.get("op")), set()).add(_first_method(s.recorded, g, lines))
     return out
 
 
-def _by_action(s: SessionResult, learnt: dict[str, set[str]] | None = None) -> tuple[list[int], list[list[int]]] | None:
+def _by_action(s: SessionResult, learnt: dict[str, set[str]] | None = None,
+               opening: frozenset[str] = frozenset()) -> tuple[list[int], list[list[int]]] | None:
     """(what the SDK sent by itself first, the messages of each action), or None when the
-    session's exchanges cannot be matched to its actions. Each action takes the next exchange
-    that starts with a method its op starts elsewhere (``learnt``), and any exchange after it up
-    to the next action's (a cancel after a call); the exchanges before the first are the SDK's own."""
+    session has no actions. The exchanges an SDK opens every session with (``opening``) come
+    first; then each action whose op's methods are known (``learnt``) takes the next exchange
+    starting with one of them, and each other action the next exchange a request starts before the
+    next action's; an exchange taken by none goes with the action before it (a cancel after a
+    call). An action that takes none sent nothing (an SDK that refuses a call itself)."""
     groups, actions = _exchanges(s.recorded), _actions(s)
-    if not actions or len(groups) < len(actions):
+    if not actions:
         return None
+    learnt = learnt or {}
     lines = summarise(s.recorded.messages)
-    starts, j = [], 0
-    for a in actions:
-        methods = (learnt or {}).get(str(a.get("op")) if isinstance(a, dict) else "", set())
-        k = j
-        while methods and k < len(groups) and _first_method(s.recorded, groups[k], lines) not in methods:
+
+    def first(k: int) -> str:
+        return _first_method(s.recorded, groups[k], lines)
+
+    start = 0
+    while start < len(groups) and first(start) in opening:
+        start += 1
+    starts: list[int | None] = [None] * len(actions)
+    j = start
+    for i, a in enumerate(actions):
+        methods = learnt.get(_op(a))
+        if methods:
+            k = j
+            while k < len(groups) and first(k) not in methods:
+                k += 1
+            if k < len(groups):
+                starts[i], j = k, k + 1
+    low = start
+    for i, a in enumerate(actions):
+        if starts[i] is not None:
+            low = starts[i] + 1
+            continue
+        if learnt.get(_op(a)):
+            continue  # its methods were not sent
+        high = next((k for k in starts[i + 1:] if k is not None), len(groups))
+        k = low
+        while k < high and lines[groups[k][0] - 1].kind == "notification":
             k += 1
-        if k >= len(groups):  # nothing learnt fits: count from the end instead
-            extra = len(groups) - len(actions)
-            return [n for g in groups[:extra] for n in g], groups[extra:]
-        starts.append(k)
-        j = k + 1
-    setup = [n for g in groups[:starts[0]] for n in g]
-    ends = starts[1:] + [len(groups)]
-    return setup, [[n for g in groups[a:b] for n in g] for a, b in zip(starts, ends)]
+        if k < high:
+            starts[i], low = k, k + 1
+    taken = sorted(k for k in starts if k is not None)
+    if not taken:
+        return [n for g in groups for n in g], [[] for _ in actions]
+    ends = dict(zip(taken, taken[1:] + [len(groups)]))
+    return ([n for g in groups[:taken[0]] for n in g],
+            [[] if k is None else [n for g in groups[k:ends[k]] for n in g] for k in starts])
+
+
+def _op(action: Any) -> str:
+    return str(action.get("op")) if isinstance(action, dict) else ""
 
 
 def _action_key(action: Any) -> str:
@@ -625,14 +769,15 @@ def _merge(rows: list[str], keys: list[str]) -> list[str]:
 
 def _action_html(action: Any) -> str:
     if not isinstance(action, dict):
-        return f"<code>{html.escape(visible(compact_json(action)))}</code>"
+        return f"<code>{html.escape(visible(_spaced_json(action)))}</code>"
     rest = {k: v for k, v in action.items() if k != "op"}
     op = html.escape(visible(str(action.get("op", "?"))))
-    return f"<b>{op}</b>" + (f" <code>{html.escape(visible(compact_json(rest)))}</code>" if rest else "")
+    return f"<b>{op}</b>" + (f" <code>{html.escape(visible(_spaced_json(rest)))}</code>" if rest else "")
 
 
-def aligned_html(ctx: Context, page: str, sessions: list[SessionResult]) -> str:
-    plans = [(s, _by_action(s, ctx.learnt(sessions[0].family))) for s in sessions]
+def aligned_html(ctx: Context, page: str, sessions: list[SessionResult], one_scenario: bool = True) -> str:
+    family = sessions[0].family
+    plans = [(s, _by_action(s, ctx.learnt(family), ctx.openings(family))) for s in sessions]
     if any(plan is None for _, plan in plans):  # fall back to one row per exchange, in order
         plans = [(s, ([], _exchanges(s.recorded))) for s in sessions]
         keys = [[str(i) for i in range(len(plan[1]))] for s, plan in plans]
@@ -645,8 +790,9 @@ def aligned_html(ctx: Context, page: str, sessions: list[SessionResult]) -> str:
         rows = _merge(rows, k)
     # Rows hold every era's keys in order (the merge keeps both sides' order): find each era's rows.
     where = [_positions(rows, k) for k in keys]
-    cells: list[list[list[int]]] = [[[] for _ in sessions] for _ in rows]
-    setup: list[list[int]] = []
+    # None: the row is not one of this era's session's steps (apart from "not sent by the client": [])
+    cells: list[list[list[int] | None]] = [[None for _ in sessions] for _ in rows]
+    setup: list[list[int] | None] = []
     for e, (s, plan) in enumerate(plans):
         first, groups = plan
         setup.append(first)
@@ -655,7 +801,8 @@ def aligned_html(ctx: Context, page: str, sessions: list[SessionResult]) -> str:
     # Out of the search index: it repeats the session pages' summaries, which are what a search should
     # find. On a <section>: Material's parser matches end tags by name, so the first nested </div> would
     # end an exclusion set on a <div>.
-    out = [f'<section data-search-exclude><div class="eras" style="--eras: {len(sessions)}">',
+    claim = "one-scenario" if one_scenario else "different-steps"
+    out = [f'<section data-search-exclude><div class="eras" data-claim="{claim}" style="--eras: {len(sessions)}">',
            '<div class="era-row era-head"><div class="era-action">What the application did</div>'
            + "".join(f'<div class="era-cell"><a href="{href(page, ctx.pages[s.name], directory_urls=ctx.directory_urls)}">'
                      f'{html.escape(s.name)}</a> <code>{html.escape(s.recorded.mode)}</code></div>' for s in sessions)
@@ -681,15 +828,19 @@ def _positions(rows: list[str], keys: list[str]) -> list[int]:
 
 
 def _era_row(ctx: Context, page: str, sessions: list[SessionResult], i: int, label: str,
-             groups: list[list[int]], lines_of: list[list[Any]]) -> str:
-    whats = [[lines_of[e][n - 1].what for n in g] for e, g in enumerate(groups)]
+             groups: list[list[int] | None], lines_of: list[list[Any]]) -> str:
+    whats = [[lines_of[e][n - 1].what for n in g or []] for e, g in enumerate(groups)]
     differs = len({tuple(w) for w in whats}) > 1
     first = next((e for e, g in enumerate(groups) if g), None)
     cells = []
     for e, (s, g) in enumerate(zip(sessions, groups)):
         target = ctx.pages[s.name]
+        if g is None:  # the session never asked for it: no claim about what its client sends
+            cells.append(f'<div class="era-cell era-absent" data-era="{html.escape(s.name)}">'
+                         "not in this era's session</div>")
+            continue
         if not g:
-            cells.append(f'<div class="era-cell era-none" data-era="{html.escape(s.name)}">—</div>')
+            cells.append(f'<div class="era-cell era-none" data-era="{html.escape(s.name)}">not sent by the client</div>')
             continue
         items = []
         for n in g:
@@ -699,8 +850,8 @@ def _era_row(ctx: Context, page: str, sessions: list[SessionResult], i: int, lab
             what = html.escape(visible(line.text()))
             what = f"<mark>{what}</mark>" if alone and differs else what
             paths = ""
-            if first is not None and e != first and line.kind in ("result", "error"):
-                paths = _differing_paths(sessions[first], groups[first], lines_of[first], line.what, m)
+            if first is not None and e != first and line.kind in ("result", "error", "request", "notification"):
+                paths = _differing_paths(sessions[first], groups[first] or [], lines_of[first], line.what, m)
             items.append(f'<li><a href="{href(page, target, anchor(n), ctx.directory_urls)}">{n}</a> '
                          f'<span class="era-dir">{html.escape(m.sender)} →</span> {what}{paths}</li>')
         cells.append(f'<div class="era-cell{" era-differs" if differs else ""}" data-era="{html.escape(s.name)}">'
@@ -710,8 +861,9 @@ def _era_row(ctx: Context, page: str, sessions: list[SessionResult], i: int, lab
 
 
 def _differing_paths(s: SessionResult, group: list[int], lines: list[Any], what: str, m: Message) -> str:
-    """The JSON paths where this answer differs from the first era's answer to the same request
-    (the JSON-RPC id aside: it counts the requests before it)."""
+    """The JSON paths where this message (a request, a notification or an answer) differs from the
+    first era's message of the same method in the same row (the JSON-RPC id aside: it counts the
+    requests before it)."""
     from ...compare import diff_json
 
     other = next((s.recorded.messages[n - 1] for n in group if lines[n - 1].what == what), None)

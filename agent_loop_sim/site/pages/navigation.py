@@ -36,12 +36,43 @@ def feature_of_method(method: str) -> str:
     return method
 
 
-def features(transcript: Transcript) -> set[str]:
-    """What a session does: the features of its methods, and errors, streaming, raw lines."""
+# JSON-RPC 2.0's own code for "the method does not exist / is not available".
+METHOD_NOT_FOUND = -32601
+UNKNOWN = "unknown methods"
+
+
+def unknown_methods(transcripts: list[Transcript]) -> frozenset[str]:
+    """The methods no peer knows, read from the wire: a method is known when a peer answered it
+    with anything but "method not found", or when an SDK sent it by itself (a session not made of
+    hand-written lines) and was not told so. Every other method (``no/such/method``, a
+    notification only hand-written lines send, an A2A 0.3 name a 1.0 agent refuses) is unknown."""
+    sent: set[str] = set()
+    known: set[str] = set()
+    for t in transcripts:
+        lines = summarise(t.messages)
+        refused: set[str] = set()
+        for m, line in zip(t.messages, lines):
+            if line.kind in ("request", "notification"):
+                sent.add(line.what)
+            if line.kind in ("result", "error") and line.reply_to is not None:
+                request = lines[line.reply_to - 1].what
+                error = m.json.get("error") if isinstance(m.json, dict) else None
+                if isinstance(error, dict) and error.get("code") == METHOD_NOT_FOUND:
+                    refused.add(request)
+                else:
+                    known.add(request)
+        if t.mode != "raw":
+            known |= {line.what for line in lines if line.kind in ("request", "notification")} - refused
+    return frozenset(sent - known)
+
+
+def features(transcript: Transcript, unknown: frozenset[str] = frozenset()) -> set[str]:
+    """What a session does: the features of its methods (one group for the ``unknown`` ones,
+    however they are named), and errors, streaming, raw lines."""
     out: set[str] = set()
     for m, line in zip(transcript.messages, summarise(transcript.messages)):
         if line.kind in ("request", "notification"):
-            out.add(feature_of_method(line.what))
+            out.add(UNKNOWN if line.what in unknown else feature_of_method(line.what))
         if line.kind == "http" and (http_of(m) or {}).get("method") == "GET" or line.what.startswith("GET "):
             out.add("card")
         if line.kind == "error" or any(k == "isError" for k, _ in line.fields):
@@ -53,6 +84,24 @@ def features(transcript: Transcript) -> set[str]:
         if line.kind == "batch":
             out.add("batches")
     return out
+
+
+def _examples(sessions: list[SessionResult], unknown: frozenset[str]) -> str:
+    """Two of the family's own methods and their features, the most sent first: the intro's examples."""
+    counts: dict[str, int] = {}
+    for s in sessions:
+        if s.recorded is not None:
+            for line in summarise(s.recorded.messages):
+                if line.kind in ("request", "notification") and line.what not in unknown:
+                    counts[line.what] = counts.get(line.what, 0) + 1
+    chosen: dict[str, str] = {}
+    for method in sorted(counts, key=lambda k: (-counts[k], k)):
+        feature = feature_of_method(method)
+        if feature != method and feature not in chosen.values():
+            chosen[method] = feature
+        if len(chosen) == 2:
+            break
+    return ", ".join(f"`{m}` is *{text(f)}*" for m, f in chosen.items())
 
 
 def features_page(family: str) -> str:
@@ -85,19 +134,22 @@ def _table(sessions: list[SessionResult], url_of: Any) -> str:
 def render_features(family_title: str, sessions: list[SessionResult], url_of: Any,
                     features_of: Any = None) -> str:
     """One section per feature, the sessions that use it; the most used features first.
-    ``features_of(session)`` is `features` of its recording (through serve's memo, if any)."""
-    features_of = features_of or (lambda s: features(s.recorded))
+    ``features_of(session, unknown)`` is `features` of its recording (through serve's memo, if any)."""
+    unknown = unknown_methods([s.recorded for s in sessions if s.recorded is not None])
+    features_of = features_of or (lambda s, unknown: features(s.recorded, unknown))
     by_feature: dict[str, list[SessionResult]] = {}
     for s in sessions:
         if s.recorded is not None:
-            for f in sorted(features_of(s)):
+            for f in sorted(features_of(s, unknown)):
                 by_feature.setdefault(f, []).append(s)
     order = sorted(by_feature, key=lambda f: (-len(by_feature[f]), f))
+    examples = _examples(sessions, unknown)
     lines = [f"# {family_title} by feature", "",
-             "Each feature is drawn from the sessions themselves: the methods their messages name "
-             "(`tools/call` is *tools*, `notifications/progress` is *progress*), and what the messages "
-             "are (an error, an SSE event, a line that is not JSON). A session is listed under each "
-             "feature it uses.", "",
+             "Each feature is drawn from the sessions themselves: the methods their messages name"
+             + (f" ({examples})" if examples else "") + ", and what the messages "
+             "are (an error, an SSE event, a line that is not JSON). A method no peer knows (answered "
+             "\"method not found\", or only ever sent by hand-written lines) counts as one feature, "
+             f"*{UNKNOWN}*, whatever its name. A session is listed under each feature it uses.", "",
              " · ".join(f"[{text(f)}](#{anchor_of(f)}) ({len(by_feature[f])})" for f in order), ""]
     for f in order:
         lines += [f"## {text(f)} {{#{anchor_of(f)}}}", "",

@@ -112,7 +112,12 @@ def a(url: str, label_html: str) -> str:
 
 
 def table(head: list[str], rows: list[list[str]], searched: bool = True) -> str:
-    """A table as a marked block, laid out as Python-Markdown's tables extension writes one (so
+    """`table_html` as a marked block (see `block`)."""
+    return block(table_html(head, rows, searched))
+
+
+def table_html(head: list[str], rows: list[list[str]], searched: bool = True) -> str:
+    """A table, laid out as Python-Markdown's tables extension writes one (so
     that it looks the same); the head and the cells are HTML already (see `text`). A table of
     sessions is not ``searched``: each session's own page is what a search should find.
 
@@ -125,7 +130,7 @@ def table(head: list[str], rows: list[list[str]], searched: bool = True) -> str:
     for row in rows:
         out += ["<tr>", *(f"{labels[i] if i < len(labels) else '<td>'}{c}</td>" for i, c in enumerate(row)), "</tr>"]
     out += ["</tbody>", "</table>"]
-    return block("\n".join(out))
+    return "\n".join(out)
 
 
 def code(value: str) -> str:
