@@ -85,6 +85,8 @@ class WireLog:
         self.exchanges: list[list[Message]] = []
         self.session_ids: list[str] = []
         self.wire: dict[int, dict[str, Any]] = {}
+        #: the exchanges (by their request's ``id``) the client gave up on before any reply began
+        self.abandoned: set[int] = set()
 
     def _kept(self, message: Message, entry: dict[str, Any]) -> Message:
         self.wire[id(message)] = entry  # (the message lives in ``exchanges`` as long as this log)
@@ -192,7 +194,13 @@ class LoggingTransport(httpx2.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         await request.aread()
         exchange = self.wire.request(request)
-        response = await self.inner.handle_async_request(request)
+        try:
+            response = await self.inner.handle_async_request(request)
+        except anyio.get_cancelled_exc_class():
+            # The client stopped waiting (its read timeout) before the status line came: the
+            # exchange has no reply, which the transcript shows as its request alone.
+            self.wire.abandoned.add(id(exchange[0]))
+            raise
         headers = raw_headers(response.headers)
         stream = _LoggedStream(response.stream, self.wire, exchange, response.status_code, headers)
         return httpx2.Response(response.status_code, headers=response.headers, stream=stream,
@@ -302,7 +310,7 @@ async def record_session(session: scenarios.Session, timeout: float) -> dict[str
             cause = innermost(exc)
             raise RecorderError(f"session {session.name!r}: the SDK raised {type(cause).__name__}: {cause}") from exc
     for exchange in wire.exchanges:  # a stream cut short by the client is logged as far as it was read
-        if len(exchange) == 1:
+        if len(exchange) == 1 and id(exchange[0]) not in wire.abandoned:
             raise RecorderError(f"session {session.name!r}: a {exchange[0].http['method']} got no reply")
     messages = ([m for exchange in wire.exchanges for m in exchange] if session.mode == "raw"
                 else in_transcript_order(wire.exchanges))
