@@ -18,7 +18,10 @@ line of stdout.
 
 The normalised transcripts are printed as JSON on stdout, each session with its ``wire``: every
 message as it crossed, before any normalising (`WireLog`); ``python -m agent_loop_sim record``
-turns them into the committed file and its sidecar (``recordings/raw/``). Any failure exits 1 naming the session, nothing on stdout.
+turns them into the committed file and its sidecar (``recordings/raw/``). A request the client gave
+up on before any reply began (a 2026-07-28 call that said nothing by its read timeout: the SDK's app
+starts a reply only with the first thing the server says) stands alone; any other request without a
+reply is a failure. Any failure exits 1 naming the session, nothing on stdout.
 """
 from __future__ import annotations
 
@@ -251,7 +254,10 @@ async def _peer(command: str, log: Path) -> AsyncIterator[str]:
             raise RecorderError(f"the peer {command!r} printed {url[:80]!r} where its URL belongs")
         yield url
     finally:
-        process.terminate()
+        try:
+            process.terminate()
+        except ProcessLookupError:  # (it ended by itself, and was reaped already)
+            pass
         with anyio.move_on_after(2):
             await process.wait()
         if process.returncode is None:

@@ -4,8 +4,10 @@ The edge only, as ``serve a2a`` is: uvicorn parses HTTP, and this ASGI app hands
 the sans-IO model of the SDK's Streamable HTTP app (`protocols.mcp.http_transport.StreamableHttpApp`,
 over the server model of the world served) and writes its answer: a JSON body, or an SSE stream
 that stays open while the request it answers is pending (a question to the client, the GET
-stream), fed with what the model says on it while answering later requests. Requests are handed
-to the model one at a time, in the order they arrive.
+stream), fed with what the model says on it while answering later requests, and with the
+keepalive comments the model's `Keepalive` says while it is quiet. A stream the model defers (a
+2026-07-28 call that has said nothing) gets its status line only with the first thing written on
+it. Requests are handed to the model one at a time, in the order they arrive.
 """
 from __future__ import annotations
 

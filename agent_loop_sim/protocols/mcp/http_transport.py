@@ -12,7 +12,8 @@ the models and the transport's rules stay here, in two places, one per side:
 - `StreamableHttpApp`, the SDK's ``streamable_http_app()``: which requests open, need or end a
   session, the refusals in the SDK's order, a stream per request that carries what the server
   says while handling it (202 for the rest), JSON or a stream in 2026-07-28 (an error's status
-  mapped from its code, `ERROR_STATUS`).
+  mapped from its code, `ERROR_STATUS`), a 2026-07-28 stream started only with its first event
+  (`Reply.deferred`), and what is written on a quiet stream (`Keepalive`).
 
 `play_client_http` plays an SDK client session through both, `play_raw_http` hand-written
 requests through the app, and ``serve mcp --http`` serves the app. Nothing here does I/O.
