@@ -531,3 +531,59 @@ def test_the_model_starts_a_2026_07_28_reply_only_with_what_the_server_says_and_
     at = datetime(2026, 12, 7, 8, 37, 49, 990930, tzinfo=timezone.utc)
     assert STATELESS_KEEPALIVE.comment(at) == b": ping\r\n\r\n"
     assert HANDSHAKE_KEEPALIVE.comment(at) == b": ping - 2026-12-07 08:37:49.990930+00:00\r\n\r\n"
+
+
+def test_serve_mcp_http_writes_the_keepalive_the_model_says_and_starts_a_deferred_reply_with_it(monkeypatch):
+    """The ASGI edge follows the model's `Keepalive` (shortened here from the SDK's 15 s): a
+    deferred 2026-07-28 reply starts with the first keepalive, a handshake-era stream at once."""
+    import asyncio
+    import time
+
+    from agent_loop_sim.protocols.mcp import ServerConnection
+    from agent_loop_sim.protocols.mcp import http_transport
+    from agent_loop_sim.scenarios import read_world_file
+    from agent_loop_sim.serve.mcp_http import McpHttpApp
+
+    monkeypatch.setattr(http_transport, "STATELESS_KEEPALIVE", http_transport.Keepalive(0.3, True, False))
+    monkeypatch.setattr(http_transport, "HANDSHAKE_KEEPALIVE", http_transport.Keepalive(0.3, False, True))
+    app = McpHttpApp(read_world_file("mcp", str(WAITING_WORLD)))
+
+    async def exchange(headers: list[tuple[str, str]], body: dict, seconds: float) -> list[tuple[float, dict]]:
+        """What the app sends within ``seconds`` (each with when), then the client hangs up."""
+        sent, started, hung_up = [], time.monotonic(), asyncio.Event()
+        scope = {"type": "http", "method": "POST", "path": "/mcp",
+                 "headers": [(k.lower().encode(), v.encode()) for k, v in [HOST, *headers]]}
+        requests = [{"type": "http.request", "body": json.dumps(body).encode(), "more_body": False}]
+
+        async def receive():
+            if requests:
+                return requests.pop(0)
+            await hung_up.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append((time.monotonic() - started, message))
+
+        served = asyncio.ensure_future(app(scope, receive, send))
+        await asyncio.sleep(seconds)
+        hung_up.set()
+        await asyncio.wait_for(served, 5)
+        return sent
+
+    async def both():
+        modern = await exchange(*_modern_call("wait"), 0.5)
+        opened = await exchange([BOTH, JSON_BODY], json.loads(INIT), 0.1)
+        session = dict((k.decode(), v.decode()) for k, v in opened[0][1]["headers"])["mcp-session-id"]
+        in_session = [BOTH, JSON_BODY, ("Mcp-Session-Id", session), ("MCP-Protocol-Version", "2025-11-25")]
+        legacy = await exchange(in_session, {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                                             "params": {"name": "wait"}}, 0.5)
+        return modern, legacy
+
+    modern, legacy = asyncio.run(both())
+    written = [(m["type"], m.get("body")) for _, m in modern]
+    assert written == [("http.response.start", None), ("http.response.body", b": ping\r\n\r\n"),
+                       ("http.response.body", b"")]  # (the end, once the client hung up)
+    assert modern[0][0] >= 0.25  # nothing before the keepalive
+    written = [(m["type"], m.get("body", b"")[:10]) for _, m in legacy]
+    assert written == [("http.response.start", b""), ("http.response.body", b": ping - 2"), ("http.response.body", b"")]
+    assert legacy[0][0] < 0.25  # started at once
