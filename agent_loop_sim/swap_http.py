@@ -116,13 +116,20 @@ def drive_http(session: Session, url: str, timeout: float) -> Transcript:
         connections.append(made)
         return made
 
-    def exchange(method: str, headers: list[tuple[str, str]], message: Any = None) -> tuple[list[Message], Any]:
+    def exchange(method: str, headers: list[tuple[str, str]], message: Any = None,
+                 patience: float | None = None) -> tuple[list[Message], Any]:
+        """The request sent and its reply's start; ``TimeoutError`` when ``patience`` runs out
+        first (the request then stays logged alone: it had no reply)."""
         body = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() if message is not None else None
         made = connection()
         made.request(method, ENDPOINT, body=body, headers=dict(headers))
-        response = made.getresponse()
         logged = [request_message(method, ENDPOINT, headers, message)]
         exchanges.append(logged)
+        if patience is not None and made.sock is not None:
+            made.sock.settimeout(patience)
+        response = made.getresponse()
+        if made.sock is not None:
+            made.sock.settimeout(timeout)
         return logged, (made, response)
 
     def deliver(message: Any) -> None:
@@ -138,7 +145,18 @@ def drive_http(session: Session, url: str, timeout: float) -> Transcript:
             return
         is_request = type(message) is dict and "method" in message and "id" in message
         patience = client.pending_timeout() if is_request else None
-        logged, (made, response) = exchange("POST", edge.headers(message), message)
+        try:
+            # 2026-07-28: the SDK's app starts a reply only with the first thing the server says
+            # for the request, so a call that says nothing has no status line to wait for
+            logged, (made, response) = exchange("POST", edge.headers(message), message,
+                                                patience if _stateless(message) else None)
+        except TimeoutError:
+            if patience is None or not _stateless(message):
+                raise
+            open_streams[message["id"]] = connections[-1]  # the client hangs up: the reply never began
+            for out in client.time_out():
+                send(out)
+            return
         if response.getheader("Content-Type", "").startswith("text/event-stream"):
             # A 2026-07-28 listen's stream stays open after its acknowledgment: the client goes on
             # while it does, and closes it to end the listen.

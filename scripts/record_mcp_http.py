@@ -18,7 +18,10 @@ line of stdout.
 
 The normalised transcripts are printed as JSON on stdout, each session with its ``wire``: every
 message as it crossed, before any normalising (`WireLog`); ``python -m agent_loop_sim record``
-turns them into the committed file and its sidecar (``recordings/raw/``). Any failure exits 1 naming the session, nothing on stdout.
+turns them into the committed file and its sidecar (``recordings/raw/``). A request the client gave
+up on before any reply began (a 2026-07-28 call that said nothing by its read timeout: the SDK's app
+starts a reply only with the first thing the server says) stands alone; any other request without a
+reply is a failure. Any failure exits 1 naming the session, nothing on stdout.
 """
 from __future__ import annotations
 
@@ -85,6 +88,8 @@ class WireLog:
         self.exchanges: list[list[Message]] = []
         self.session_ids: list[str] = []
         self.wire: dict[int, dict[str, Any]] = {}
+        #: the exchanges (by their request's ``id``) the client gave up on before any reply began
+        self.abandoned: set[int] = set()
 
     def _kept(self, message: Message, entry: dict[str, Any]) -> Message:
         self.wire[id(message)] = entry  # (the message lives in ``exchanges`` as long as this log)
@@ -192,7 +197,13 @@ class LoggingTransport(httpx2.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         await request.aread()
         exchange = self.wire.request(request)
-        response = await self.inner.handle_async_request(request)
+        try:
+            response = await self.inner.handle_async_request(request)
+        except anyio.get_cancelled_exc_class():
+            # The client stopped waiting (its read timeout) before the status line came: the
+            # exchange has no reply, which the transcript shows as its request alone.
+            self.wire.abandoned.add(id(exchange[0]))
+            raise
         headers = raw_headers(response.headers)
         stream = _LoggedStream(response.stream, self.wire, exchange, response.status_code, headers)
         return httpx2.Response(response.status_code, headers=response.headers, stream=stream,
@@ -243,7 +254,10 @@ async def _peer(command: str, log: Path) -> AsyncIterator[str]:
             raise RecorderError(f"the peer {command!r} printed {url[:80]!r} where its URL belongs")
         yield url
     finally:
-        process.terminate()
+        try:
+            process.terminate()
+        except ProcessLookupError:  # (it ended by itself, and was reaped already)
+            pass
         with anyio.move_on_after(2):
             await process.wait()
         if process.returncode is None:
@@ -302,7 +316,7 @@ async def record_session(session: scenarios.Session, timeout: float) -> dict[str
             cause = innermost(exc)
             raise RecorderError(f"session {session.name!r}: the SDK raised {type(cause).__name__}: {cause}") from exc
     for exchange in wire.exchanges:  # a stream cut short by the client is logged as far as it was read
-        if len(exchange) == 1:
+        if len(exchange) == 1 and id(exchange[0]) not in wire.abandoned:
             raise RecorderError(f"session {session.name!r}: a {exchange[0].http['method']} got no reply")
     messages = ([m for exchange in wire.exchanges for m in exchange] if session.mode == "raw"
                 else in_transcript_order(wire.exchanges))

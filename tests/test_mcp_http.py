@@ -354,3 +354,236 @@ def test_the_engines_client_over_http_against_the_sdks_server_is_the_recording_a
     driven[0].messages[2].http["headers"][3][1] = "2025-06-18"  # as if the client sent another revision
     (difference,) = diff_sessions(committed, driven)
     assert "2025-06-18" in difference.render("committed", "live")
+
+
+# --- When a reply starts: the SDK's app over a real socket, and serve mcp --http -----------------
+
+WAITING_WORLD = ROOT / "worlds" / "waiting.json"
+#: Long enough for any reply due at once to arrive on a loaded machine, well short of the 15 s
+#: after which the SDK's app writes its first keepalive.
+QUIET_SECONDS = 1.0
+MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+               "io.modelcontextprotocol/clientCapabilities": {}}
+BOTH_AND_JSON = [("Accept", "application/json, text/event-stream"), ("Content-Type", "application/json")]
+
+
+def _served(command: list[str]):
+    import os
+    import subprocess
+
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env={**os.environ, "AGENT_LOOP_SIM_WORLD": str(WAITING_WORLD)})
+    url = process.stdout.readline().strip()
+    return process, int(url.rsplit(":", 1)[1].split("/")[0])
+
+
+def _post(port: int, headers: list[tuple[str, str]], body: dict):
+    import socket
+
+    data = json.dumps(body).encode()
+    head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: {len(data)}\r\n"
+    connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+    connection.sendall((head + "".join(f"{k}: {v}\r\n" for k, v in headers) + "\r\n").encode() + data)
+    return connection
+
+
+def _whole_reply(heard: bytes) -> bool:
+    head, _, body = heard.partition(b"\r\n\r\n")
+    length = [line.split(b": ")[1] for line in head.lower().split(b"\r\n") if line.startswith(b"content-length: ")]
+    return len(body) >= int(length[0]) if length else body.endswith(b"\r\n0\r\n\r\n") or body == b"0\r\n\r\n"
+
+
+def _heard(connection, seconds: float) -> bytes:
+    """Every byte the server wrote within ``seconds`` (or until its reply ended), after which the
+    client hangs up."""
+    import socket
+    import time
+
+    heard, end = b"", time.monotonic() + seconds
+    try:
+        while (left := end - time.monotonic()) > 0 and not _whole_reply(heard):
+            connection.settimeout(left)
+            try:
+                chunk = connection.recv(1 << 16)
+            except socket.timeout:
+                break
+            if not chunk:
+                break
+            heard += chunk
+    finally:
+        connection.close()
+    return heard
+
+
+def _observed(heard: bytes) -> tuple:
+    """What a client makes of the bytes: nothing, or the status line, the headers (their order
+    carries no meaning; the date and the server's name aside, a session id named as such) and the
+    body's chunks, as written."""
+    if not heard:
+        return ("no reply",)
+    head, _, body = heard.partition(b"\r\n\r\n")
+    status, *lines = head.decode("latin-1").split("\r\n")
+    headers = [tuple(line.split(": ", 1)) for line in lines]
+    headers = sorted((k.lower(), "<session>" if k.lower() == "mcp-session-id" else v) for k, v in headers
+                     if k.lower() not in ("date", "server"))
+    chunks = []
+    while body and dict(headers).get("transfer-encoding") == "chunked":
+        size, _, rest = body.partition(b"\r\n")
+        if int(size, 16) == 0:
+            chunks.append("<end>")
+            break
+        chunks.append(rest[:int(size, 16)].decode())
+        body = rest[int(size, 16) + 2:]
+    return status, headers, chunks if dict(headers).get("transfer-encoding") == "chunked" else body.decode()
+
+
+def _modern_call(name: str, arguments: dict | None = None, progress: int | None = None) -> tuple[list, dict]:
+    params = {"name": name, "_meta": dict(MODERN_META)}
+    if arguments is not None:
+        params["arguments"] = arguments
+    if progress is not None:
+        params["_meta"]["progressToken"] = progress
+    headers = [*BOTH_AND_JSON, ("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/call"),
+               ("Mcp-Name", name)]
+    return headers, {"jsonrpc": "2.0", "id": progress or 2, "method": "tools/call", "params": params}
+
+
+def _when_replies_start(port: int) -> dict[str, tuple]:
+    """A client's view of calls the server never answers, in each era, heard for QUIET_SECONDS
+    at once (one connection each) before it hangs up; then of the call after, in each era."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    heard = _heard(_post(port, BOTH_AND_JSON, init), QUIET_SECONDS)
+    session, opened = heard.split(b"mcp-session-id: ")[1].split(b"\r\n")[0], _observed(heard)
+    in_session = [*BOTH_AND_JSON, ("Mcp-Session-Id", session.decode()), ("MCP-Protocol-Version", "2025-11-25")]
+    _heard(_post(port, in_session, {"jsonrpc": "2.0", "method": "notifications/initialized"}), QUIET_SECONDS)
+    calls = {
+        "2026-07-28, silent": _modern_call("wait"),
+        "2026-07-28, progress first": _modern_call("report_then_wait", {"steps": 2}, progress=7),
+        "2026-07-28, progress not asked for": _modern_call("report_then_wait", {"steps": 2}),
+        "handshake era, silent": (in_session, {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                                               "params": {"name": "wait"}}),
+    }
+    with ThreadPoolExecutor(len(calls)) as pool:
+        heard = dict(zip(calls, pool.map(lambda c: _heard(_post(port, *c), QUIET_SECONDS), calls.values())))
+    seen = {name: _observed(h) for name, h in heard.items()}
+    seen["handshake era, initialize"] = opened
+    # After the client hung up on them, the server answers the next call, in either era.
+    seen["2026-07-28, the next call"] = _observed(_heard(_post(port, *_modern_call("echo", {"text": "t"})), QUIET_SECONDS))
+    seen["handshake era, the next call"] = _observed(_heard(_post(port, in_session, {
+        "jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "t"}}}),
+        QUIET_SECONDS))
+    return seen
+
+
+def test_a_reply_starts_when_the_sdks_app_starts_it_and_not_before():
+    """The SDK's app commits a 2026-07-28 reply (JSON or an event stream) only with the first
+    thing the server says for the request: a call that has said nothing has no status line yet.
+    A handshake-era stream starts at once. serve mcp --http, from the same world, must show a
+    client the same: nothing, or the same status, headers and chunks, then the same next answer."""
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    commands = [[sys.executable, str(ROOT / "conformance" / "sdk_http_server.py")],
+                [sys.executable, "-m", "agent_loop_sim", "serve", "mcp", "--http", "--port", "0"]]
+    with ThreadPoolExecutor(2) as pool:
+        servers = list(pool.map(_served, commands))
+        try:
+            sdk, ours = pool.map(lambda server: _when_replies_start(server[1]), servers)
+        finally:
+            for process, _ in servers:
+                process.terminate()
+                process.wait(timeout=10)
+    assert sdk["2026-07-28, silent"] == ("no reply",)  # (what the SDK does: the point of the comparison)
+    assert sdk["2026-07-28, progress not asked for"] == ("no reply",)
+    assert sdk["handshake era, silent"][0] == "HTTP/1.1 200 OK"
+    assert len(sdk["2026-07-28, progress first"][2]) == 2  # (two progress notifications, then nothing)
+    assert ours == sdk
+
+
+def test_the_model_starts_a_2026_07_28_reply_only_with_what_the_server_says_and_a_handshake_one_at_once():
+    from datetime import datetime, timezone
+
+    from agent_loop_sim.protocols.mcp import ServerConnection
+    from agent_loop_sim.protocols.mcp.http_transport import (HANDSHAKE_KEEPALIVE, STATELESS_KEEPALIVE,
+                                                             StreamableHttpApp)
+    from agent_loop_sim.scenarios import read_world_file
+
+    world = read_world_file("mcp", str(WAITING_WORLD))
+    app = StreamableHttpApp(lambda: ServerConnection(world))
+    headers, body = _modern_call("wait")
+    silent = app.handle("POST", [HOST, *headers], json.dumps(body))
+    assert (silent.status, silent.deferred, silent.messages()) == (200, True, [])  # no reply on the wire yet
+    assert silent.keepalive is STATELESS_KEEPALIVE and silent.stream is not None
+    headers, body = _modern_call("report_then_wait", {"steps": 1}, progress=7)
+    progress = app.handle("POST", [HOST, *headers], json.dumps(body))
+    assert not progress.deferred and [m.http["status"] for m in progress.messages()] == [200]
+    opened = app.handle("POST", [HOST, BOTH, JSON_BODY], INIT)
+    session = dict(opened.headers)["Mcp-Session-Id"]
+    in_session = [HOST, BOTH, JSON_BODY, ("Mcp-Session-Id", session), ("MCP-Protocol-Version", "2025-11-25")]
+    waiting = app.handle("POST", in_session, json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                                                         "params": {"name": "wait"}}))
+    assert (waiting.deferred, waiting.keepalive) == (False, HANDSHAKE_KEEPALIVE)
+    assert [m.http["status"] for m in waiting.messages()] == [200]  # the stream's start, no event yet
+    # Quiet for 15 s: the 2026-07-28 entry's bare comment, sse-starlette's names the time.
+    at = datetime(2026, 12, 7, 8, 37, 49, 990930, tzinfo=timezone.utc)
+    assert STATELESS_KEEPALIVE.comment(at) == b": ping\r\n\r\n"
+    assert HANDSHAKE_KEEPALIVE.comment(at) == b": ping - 2026-12-07 08:37:49.990930+00:00\r\n\r\n"
+
+
+def test_serve_mcp_http_writes_the_keepalive_the_model_says_and_starts_a_deferred_reply_with_it(monkeypatch):
+    """The ASGI edge follows the model's `Keepalive` (shortened here from the SDK's 15 s): a
+    deferred 2026-07-28 reply starts with the first keepalive, a handshake-era stream at once."""
+    import asyncio
+    import time
+
+    from agent_loop_sim.protocols.mcp import ServerConnection
+    from agent_loop_sim.protocols.mcp import http_transport
+    from agent_loop_sim.scenarios import read_world_file
+    from agent_loop_sim.serve.mcp_http import McpHttpApp
+
+    monkeypatch.setattr(http_transport, "STATELESS_KEEPALIVE", http_transport.Keepalive(0.3, True, False))
+    monkeypatch.setattr(http_transport, "HANDSHAKE_KEEPALIVE", http_transport.Keepalive(0.3, False, True))
+    app = McpHttpApp(read_world_file("mcp", str(WAITING_WORLD)))
+
+    async def exchange(headers: list[tuple[str, str]], body: dict, seconds: float) -> list[tuple[float, dict]]:
+        """What the app sends within ``seconds`` (each with when), then the client hangs up."""
+        sent, started, hung_up = [], time.monotonic(), asyncio.Event()
+        scope = {"type": "http", "method": "POST", "path": "/mcp",
+                 "headers": [(k.lower().encode(), v.encode()) for k, v in [HOST, *headers]]}
+        requests = [{"type": "http.request", "body": json.dumps(body).encode(), "more_body": False}]
+
+        async def receive():
+            if requests:
+                return requests.pop(0)
+            await hung_up.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append((time.monotonic() - started, message))
+
+        served = asyncio.ensure_future(app(scope, receive, send))
+        await asyncio.sleep(seconds)
+        hung_up.set()
+        await asyncio.wait_for(served, 5)
+        return sent
+
+    async def both():
+        modern = await exchange(*_modern_call("wait"), 0.5)
+        opened = await exchange([BOTH, JSON_BODY], json.loads(INIT), 0.1)
+        session = dict((k.decode(), v.decode()) for k, v in opened[0][1]["headers"])["mcp-session-id"]
+        in_session = [BOTH, JSON_BODY, ("Mcp-Session-Id", session), ("MCP-Protocol-Version", "2025-11-25")]
+        legacy = await exchange(in_session, {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                                             "params": {"name": "wait"}}, 0.5)
+        return modern, legacy
+
+    modern, legacy = asyncio.run(both())
+    written = [(m["type"], m.get("body")) for _, m in modern]
+    assert written == [("http.response.start", None), ("http.response.body", b": ping\r\n\r\n"),
+                       ("http.response.body", b"")]  # (the end, once the client hung up)
+    assert modern[0][0] >= 0.25  # nothing before the keepalive
+    written = [(m["type"], m.get("body", b"")[:10]) for _, m in legacy]
+    assert written == [("http.response.start", b""), ("http.response.body", b": ping - 2"), ("http.response.body", b"")]
+    assert legacy[0][0] < 0.25  # started at once

@@ -4,14 +4,17 @@ The edge only, as ``serve a2a`` is: uvicorn parses HTTP, and this ASGI app hands
 the sans-IO model of the SDK's Streamable HTTP app (`protocols.mcp.http_transport.StreamableHttpApp`,
 over the server model of the world served) and writes its answer: a JSON body, or an SSE stream
 that stays open while the request it answers is pending (a question to the client, the GET
-stream), fed with what the model says on it while answering later requests. Requests are handed
-to the model one at a time, in the order they arrive.
+stream), fed with what the model says on it while answering later requests, and with the
+keepalive comments the model's `Keepalive` says while it is quiet. A stream the model defers (a
+2026-07-28 call that has said nothing) gets its status line only with the first thing written on
+it. Requests are handed to the model one at a time, in the order they arrive.
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import sys
+from datetime import datetime, timezone
 from typing import Any
 
 from .listener import listen, run
@@ -77,37 +80,66 @@ class McpHttpApp:
         await self._stream(reply, receive, send)
 
     async def _whole(self, send: Any, status: int, headers: list[tuple[str, str]], payload: bytes) -> None:
+        # Its length named, as the SDK's (Starlette's) responses name it: not chunked
+        sized = [*headers, ("Content-Length", str(len(payload)))]
         await send({"type": "http.response.start", "status": status,
-                    "headers": [(k.lower().encode(), v.encode()) for k, v in headers]})
+                    "headers": [(k.lower().encode(), v.encode()) for k, v in sized]})
         await send({"type": "http.response.body", "body": payload})
 
     async def _stream(self, reply: Reply, receive: Any, send: Any) -> None:
-        headers = [(k.lower().encode(), v.encode()) for k, v in reply.headers]
-        headers += [(b"cache-control", b"no-cache, no-transform"), (b"x-accel-buffering", b"no")]
-        await send({"type": "http.response.start", "status": reply.status, "headers": headers})
-        for event in reply.events or []:
-            await send({"type": "http.response.body", "body": _sse(event), "more_body": True})
+        """The reply's stream: its status line and headers now, or, when the model defers them,
+        with the first thing written on it (an event or a keepalive); a client that hangs up
+        before then has had no reply at all."""
+        started = False
+
+        async def start() -> None:
+            nonlocal started
+            if not started:
+                started = True
+                await send({"type": "http.response.start", "status": reply.status,
+                            "headers": [(k.lower().encode(), v.encode()) for k, v in reply.headers]})
+
+        async def write(chunk: bytes) -> None:
+            await start()
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+
+        if not reply.deferred:
+            await start()
+        for event in reply.events or []:  # (each its own write, as the SDK's app writes them)
+            await write(_sse(event))
         if reply.stream is not None:
             queue = self.queues[reply.stream]
+            keepalive = reply.keepalive
+            clock = asyncio.get_running_loop().time
+            due = clock() + keepalive.seconds if keepalive is not None else None
             gone = asyncio.ensure_future(self._disconnected(receive))
             try:
                 while True:
                     got = asyncio.ensure_future(queue.get())
-                    done, _ = await asyncio.wait({got, gone}, return_when=asyncio.FIRST_COMPLETED)
-                    if got not in done:
+                    quiet = None if due is None else max(0.0, due - clock())
+                    done, _ = await asyncio.wait({got, gone}, timeout=quiet, return_when=asyncio.FIRST_COMPLETED)
+                    if gone in done or not done:
                         got.cancel()
-                        break
+                        if gone in done:
+                            break
+                        assert keepalive is not None and due is not None
+                        await write(keepalive.comment(datetime.now(timezone.utc)))
+                        due = clock() + keepalive.seconds if keepalive.after_silence else due + keepalive.seconds
+                        continue
                     message = got.result()
                     if message is _END:
                         break
-                    await send({"type": "http.response.body", "body": _sse(message), "more_body": True})
+                    await write(_sse(message))
+                    if keepalive is not None and keepalive.after_silence:
+                        due = clock() + keepalive.seconds
                     if reply.stream[1] is not None and message.get("id") == reply.stream[1] and "method" not in message:
                         break  # the response: the request's stream ends
             finally:
                 gone.cancel()
                 del self.queues[reply.stream]
                 self.model.closed(reply.stream)
-        await send({"type": "http.response.body", "body": b""})
+        if started:
+            await send({"type": "http.response.body", "body": b""})
 
     @staticmethod
     async def _disconnected(receive: Any) -> None:

@@ -12,7 +12,8 @@ the models and the transport's rules stay here, in two places, one per side:
 - `StreamableHttpApp`, the SDK's ``streamable_http_app()``: which requests open, need or end a
   session, the refusals in the SDK's order, a stream per request that carries what the server
   says while handling it (202 for the rest), JSON or a stream in 2026-07-28 (an error's status
-  mapped from its code, `ERROR_STATUS`).
+  mapped from its code, `ERROR_STATUS`), a 2026-07-28 stream started only with its first event
+  (`Reply.deferred`), and what is written on a quiet stream (`Keepalive`).
 
 `play_client_http` plays an SDK client session through both, `play_raw_http` hand-written
 requests through the app, and ``serve mcp --http`` serves the app. Nothing here does I/O.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from ...mcp_http_log import ENDPOINT, event_message, reply_message, request_message
@@ -113,6 +115,36 @@ NOT_READ: Any = object()  # (a request's body not decoded yet)
 Stream = tuple[str, Any]
 
 
+@dataclass(frozen=True)
+class Keepalive:
+    """What the SDK's app writes on an open stream that stays quiet: an SSE comment, ``seconds``
+    after the stream's last write (``after_silence``: the 2026-07-28 entry's own loop), or every
+    ``seconds`` from the stream's start whatever else was written (the handshake era's streams:
+    sse-starlette's ping task, whose comment names the time it was written)."""
+
+    seconds: float
+    after_silence: bool
+    stamped: bool
+
+    def comment(self, now: datetime) -> bytes:
+        """The comment written at ``now`` (the edge's clock, in UTC)."""
+        return (f": ping - {now}" if self.stamped else ": ping").encode() + b"\r\n\r\n"
+
+
+STATELESS_KEEPALIVE = Keepalive(15.0, after_silence=True, stamped=False)
+HANDSHAKE_KEEPALIVE = Keepalive(15.0, after_silence=False, stamped=True)
+
+
+def _stream_headers(session_id: str | None) -> list[tuple[str, str]]:
+    """An SSE reply's headers, in the SDK's order: the 2026-07-28 entry writes its own list; a
+    handshake-era stream is the transport's (its session's id among them), then sse-starlette's."""
+    if session_id is None:
+        return [("Content-Type", SSE), ("Cache-Control", "no-cache, no-transform"), ("Connection", "keep-alive"),
+                ("X-Accel-Buffering", "no")]
+    return [("Cache-Control", "no-cache, no-transform"), ("Connection", "keep-alive"), ("Content-Type", SSE),
+            ("Mcp-Session-Id", session_id), ("X-Accel-Buffering", "no")]
+
+
 @dataclass
 class Reply:
     """What the app answers one HTTP request with: a status, headers, and a JSON body, a text, no
@@ -132,12 +164,18 @@ class Reply:
     ended: list[Stream] = field(default_factory=list)
     #: everything the server said while answering, in the order it said it (wherever it went)
     said: list[Any] = field(default_factory=list)
+    #: the status line and headers wait for the stream's first event or first keepalive: the
+    #: 2026-07-28 entry commits to an event stream only then (until then the reply could still
+    #: be JSON), so a call that has said nothing has no HTTP reply at all
+    deferred: bool = False
+    #: what the app writes on the open stream while it is quiet
+    keepalive: Keepalive | None = None
 
     def messages(self) -> list[Message]:
         if self.events is None:
             return [reply_message(self.status, self.headers, self.body, self.text)]
         if not self.events:
-            return [reply_message(self.status, self.headers, sse=True)]
+            return [] if self.deferred else [reply_message(self.status, self.headers, sse=True)]
         return [reply_message(self.status, self.headers, self.events[0], sse=True),
                 *[event_message(e) for e in self.events[1:]]]
 
@@ -274,8 +312,8 @@ class StreamableHttpApp:
                 return Reply(400, tagged, _error("Bad Request: Missing session ID"))
             if (session_id, None) not in self.streams:
                 self.streams.append((session_id, None))
-            return Reply(200, [("Content-Type", SSE), ("Mcp-Session-Id", session_id)], events=[],
-                         stream=(session_id, None))
+            return Reply(200, _stream_headers(session_id), events=[], stream=(session_id, None),
+                         keepalive=HANDSHAKE_KEEPALIVE)
         if method == "DELETE":
             if opening:
                 return Reply(400, tagged, _error("Bad Request: Missing session ID"))
@@ -309,8 +347,9 @@ class StreamableHttpApp:
         mine, elsewhere = self._route(session_id, said, own)
         if own is None:
             return Reply(202, tagged, elsewhere=elsewhere, said=said)
-        return Reply(200, [("Content-Type", SSE), ("Mcp-Session-Id", session_id)], events=mine,
-                     stream=own if own in self.streams else None, elsewhere=elsewhere, said=said)
+        still_open = own in self.streams
+        return Reply(200, _stream_headers(session_id), events=mine, stream=own if still_open else None,
+                     elsewhere=elsewhere, said=said, keepalive=HANDSHAKE_KEEPALIVE if still_open else None)
 
     def _stateless(self, method: str, headers: list[tuple[str, str]], text: str | None, decoded: Any) -> Reply:
         """The 2026-07-28 entry: POST only, no session; the request's envelope must agree with
@@ -340,12 +379,13 @@ class StreamableHttpApp:
             # call's that the server has not answered yet (what it said so far on it)
             own = ("", message.id)
             self.streams.append(own)
-            return Reply(200, [("Content-Type", SSE)], events=said, stream=own, said=said)
+            return Reply(200, _stream_headers(None), events=said, stream=own, said=said, deferred=not said,
+                         keepalive=STATELESS_KEEPALIVE)
         if len(said) == 1:
             error = said[0].get("error")
             status = ERROR_STATUS.get(error.get("code"), 200) if type(error) is dict else 200
             return Reply(status, [("Content-Type", JSON)], said[0], said=said)
-        return Reply(200, [("Content-Type", SSE)], events=said, said=said)
+        return Reply(200, _stream_headers(None), events=said, said=said)
 
 
 #: The SDK's app served on 127.0.0.1 guards against DNS rebinding: these hosts and origins only
