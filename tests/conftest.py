@@ -7,6 +7,7 @@ import subprocess
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,6 +56,17 @@ def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, tim
     """``python -m agent_loop_sim ARGS`` in ``cwd``; returns the CompletedProcess."""
     return subprocess.run([sys.executable, "-m", "agent_loop_sim", *args], cwd=cwd, capture_output=True,
                           text=True, env=env, timeout=timeout)
+
+
+def run_async(awaitable: Any) -> Any:
+    """Run ``awaitable`` to its end on a fresh event loop, on a thread of its own: the browser tests'
+    Playwright (sync API, kept open for the session) holds a running loop in the main thread, and
+    ``asyncio.run`` there is refused."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as worker:
+        return worker.submit(asyncio.run, awaitable).result()
 
 
 @pytest.fixture

@@ -11,12 +11,11 @@ import json
 import os
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_async
 
 SCN = "scenarios/mcp.json"
 
@@ -163,9 +162,7 @@ def _post_a2a(body: bytes, app=None) -> "httpx.Response":
         async with httpx.AsyncClient(transport=transport, base_url="http://peer") as client:
             return await client.post("/a2a", content=body, headers=A2A_HEADERS)
 
-    # A thread of its own: an earlier test (the browser's) may have left an event loop running in this one.
-    with ThreadPoolExecutor(1) as worker:
-        return worker.submit(asyncio.run, asyncio.wait_for(post(), 60)).result()
+    return run_async(asyncio.wait_for(post(), 60))
 
 
 def _send_message(text_json: str) -> bytes:

@@ -12,7 +12,7 @@ from agent_loop_sim.errors import InputError
 from agent_loop_sim.mcp_http_log import in_transcript_order, kept_headers, reply_message, request_message
 from agent_loop_sim.normalise import normalise_mcp_http
 from agent_loop_sim.project import Project
-from conftest import ROOT, run_cli
+from conftest import ROOT, run_async, run_cli
 
 HTTP_FILE = ROOT / "scenarios" / "mcp_http.json"
 
@@ -579,7 +579,7 @@ def test_serve_mcp_http_writes_the_keepalive_the_model_says_and_starts_a_deferre
                                              "params": {"name": "wait"}}, 0.5)
         return modern, legacy
 
-    modern, legacy = asyncio.run(both())
+    modern, legacy = run_async(both())
     written = [(m["type"], m.get("body")) for _, m in modern]
     assert written == [("http.response.start", None), ("http.response.body", b": ping\r\n\r\n"),
                        ("http.response.body", b"")]  # (the end, once the client hung up)

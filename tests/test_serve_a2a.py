@@ -8,12 +8,11 @@ import re
 import subprocess
 import sys
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_async
 
 HEADERS = {"A2A-Version": "1.0", "Content-Type": "application/json"}
 
@@ -119,9 +118,7 @@ def test_200_concurrent_requests_each_get_their_own_answer(peer):
         async with httpx.AsyncClient(base_url=url, limits=limits, timeout=120) as client:
             await asyncio.gather(*(one(client, i) for i in range(1, 201)))
 
-    # A thread of its own: an earlier test may have left an event loop running in this one.
-    with ThreadPoolExecutor(1) as worker:
-        worker.submit(asyncio.run, main()).result()
+    run_async(main())
     assert httpx.get(url + "/.well-known/agent-card.json").status_code == 200 and server.poll() is None
 
 

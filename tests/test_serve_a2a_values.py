@@ -7,7 +7,7 @@ import importlib.util
 import json
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run_async
 from test_hostile_input import _post_a2a
 
 
@@ -77,9 +77,7 @@ def test_the_comparison_fires_on_one_changed_word(sdk_app, monkeypatch):
 def test_serve_a2a_pages_tasks_and_takes_its_token_back():
     """ListTasks pages were "not modelled" (501): two tasks, a page of one, then the next page
     from the answer's own token (the SDK's cursor: the last listed task's place)."""
-    import asyncio
     import base64
-    from concurrent.futures import ThreadPoolExecutor
 
     import httpx
 
@@ -97,8 +95,7 @@ def test_serve_a2a_pages_tasks_and_takes_its_token_back():
             second = await post("ListTasks", {"pageSize": 1, "pageToken": first["result"]["nextPageToken"]})
             return [m["result"]["task"]["id"] for m in made], first["result"], second["result"]
 
-    with ThreadPoolExecutor(1) as worker:
-        made, first, second = worker.submit(asyncio.run, session()).result()
+    made, first, second = run_async(session())
     cursor = json.loads(base64.urlsafe_b64decode(first["nextPageToken"] + "=" * (-len(first["nextPageToken"]) % 4)))
     assert cursor["id"] == made[1] and isinstance(cursor["ts"], int)  # newest first
     assert [t["id"] for t in first["tasks"] + second["tasks"]] == [made[1], made[0]]

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from concurrent.futures import ThreadPoolExecutor
 
 from agent_loop_sim.serve.listener import listen
+from conftest import run_async
 
 
 def test_connections_accepted_on_it_have_nagle_off():
@@ -31,7 +31,5 @@ def test_connections_accepted_on_it_have_nagle_off():
         server.close()
         await server.wait_closed()
 
-    # (on a thread of its own: a Playwright browser the session keeps open holds this thread's loop)
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(lambda: asyncio.run(asyncio.wait_for(accept_one(), 10))).result()
+    run_async(asyncio.wait_for(accept_one(), 10))
     assert seen == [1]
