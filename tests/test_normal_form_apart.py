@@ -36,38 +36,42 @@ def _exact(messages: list[dict[str, Any]]) -> list[str]:
     return [json.dumps(m, ensure_ascii=False) for m in messages]
 
 
+def _first_difference(a: list[str], b: list[str]) -> int:
+    """The number of the first message where two sessions differ (one past the shorter if one
+    is the other's beginning)."""
+    return next((n for n, (x, y) in enumerate(zip(a, b), 1) if x != y), min(len(a), len(b)) + 1)
+
+
 def _releases(family: str) -> list[str | None]:
     releases = FAMILIES[family].releases
     return [None] + (list(releases.others) if releases else [])
 
 
-def _committed_sessions(family: str):
-    """(release, session, committed messages) for every committed recording of ``family``."""
+def _recordings(family: str):
+    """(scenario file, release, recording path) for every committed recording of ``family``."""
     project = Project(ROOT)
     for file in project.scenario_files():
-        if file.family != family:
-            continue
-        for release in _releases(file.family):
-            path = project.recording_path(file, release)
-            if not path.exists():
-                continue
-            committed = {s["name"]: s["messages"] for s in json.loads(path.read_text(encoding="utf-8"))["sessions"]}
-            for session in file.sessions:
-                yield release, session, committed[session.name]
+        if file.family == family:
+            for release in _releases(file.family):
+                path = project.recording_path(file, release)
+                if path.exists():
+                    yield file, release, path
+
+
+def _committed_sessions(family: str):
+    """(release, session, committed messages) for every committed recording of ``family``."""
+    for file, release, path in _recordings(family):
+        committed = {s["name"]: s["messages"] for s in json.loads(path.read_text(encoding="utf-8"))["sessions"]}
+        for session in file.sessions:
+            yield release, session, committed[session.name]
 
 
 def _committed_recordings(family: str):
     """(recording path, its data, its wire lines by session) for every committed recording of ``family``."""
-    project = Project(ROOT)
-    for file in project.scenario_files():
-        if file.family != family:
-            continue
-        for release in _releases(file.family):
-            path = project.recording_path(file, release)
-            if path.exists():
-                side = RAW / path.relative_to(ROOT / "recordings")
-                wire = {s["name"]: s["wire"] for s in json.loads(side.read_text(encoding="utf-8"))["sessions"]}
-                yield path, json.loads(path.read_text(encoding="utf-8")), wire
+    for _, _, path in _recordings(family):
+        side = RAW / path.relative_to(ROOT / "recordings")
+        wire = {s["name"]: s["wire"] for s in json.loads(side.read_text(encoding="utf-8"))["sessions"]}
+        yield path, json.loads(path.read_text(encoding="utf-8")), wire
 
 
 def _package_form(family: str, before: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -90,13 +94,12 @@ def raw_disagreements(family: str, edit=lambda path, session, wire: wire) -> lis
             plain = _exact(NORMAL_FORMS[family](before))
             committed = _exact(session["messages"])
             if plain != committed:
-                first = next((n for n, (a, b) in enumerate(zip(plain, committed), 1) if a != b), None)
                 out.append(f"{where}: the plain form of the wire lines is not the committed recording "
-                           f"(message {first or min(len(plain), len(committed)) + 1})")
+                           f"(message {_first_difference(plain, committed)})")
             package = _exact(_package_form(family, before))
             if package != plain:
-                first = next(n for n, (a, b) in enumerate(zip(plain, package), 1) if a != b)
-                out.append(f"{where}: normalise.py differs from the plain form at message {first}")
+                out.append(f"{where}: normalise.py differs from the plain form at message "
+                           f"{_first_difference(plain, package)}")
             count += 1
     assert count > 100, count  # the sessions of both releases were seen
     return out
@@ -154,8 +157,8 @@ def disagreements(family: str) -> list[str]:
         package = [m.to_dict(n) for n, m in enumerate(FAMILIES[family].normalise(played), 1)]
         where = f"{session.name} ({release or 'pinned'})"
         if _exact(plain) != _exact(package):
-            first = next(n for n, (a, b) in enumerate(zip(_exact(plain), _exact(package)), 1) if a != b)
-            out.append(f"{where}: normalise.py differs from the plain form at message {first}")
+            out.append(f"{where}: normalise.py differs from the plain form at message "
+                       f"{_first_difference(_exact(plain), _exact(package))}")
         if _exact(plain) != _exact(committed):
             out.append(f"{where}: the plain form of the engine's messages is not the committed recording")
         count += 1
