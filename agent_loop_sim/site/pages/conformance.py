@@ -147,7 +147,7 @@ class Context:
     pages: dict[str, str] = field(default_factory=dict)  # session name -> page
     verdicts: dict[str, list[Any]] = field(default_factory=dict)  # session -> each message's wire-type verdict
     directory_urls: bool = True
-    repo_url: str = "https://github.com/agent-loop-sim/agent_loop_sim"
+    repo_url: str = ""  # the project's public home (mkdocs.yml's repo_url); none: files are named, not linked
     _eras: dict[str, dict[str, dict[str, SessionResult]]] = field(default_factory=dict, repr=False)
     _learnt: dict[str, dict[str, set[str]]] = field(default_factory=dict, repr=False)
     _by_place: Any = field(default=None, repr=False)
@@ -312,7 +312,7 @@ def render_results(ctx: Context) -> str:
         "## What was recorded",
         "",
         table(["Recording", "Protocol", "SDK", "Transport", "Sessions", "Messages"], [
-            [f"[{path_code(f.recording_file)}]({repo_link(ctx, f.recording_file)})", family_name(f.family), _sdk(f),
+            [repo_link(ctx, f.recording_file, path_code(f.recording_file)), family_name(f.family), _sdk(f),
              text(f.transport), str(len(f.sessions)), str(f.message_count)]
             for f in report.files
         ]),
@@ -440,9 +440,12 @@ def path_code(path: str) -> str:
     return "<code>" + re.sub(r"([/_])", r"\1<wbr>", escaped) + "</code>"
 
 
-def repo_link(ctx: "Context", path: str) -> str:
-    """A file of the repository, on the forge ``repo_url`` names (one setting, in mkdocs.yml)."""
-    return f"{ctx.repo_url.rstrip('/')}/blob/main/{quote(path)}"
+def repo_link(ctx: "Context", path: str, shown: str) -> str:
+    """``shown`` (Markdown) linked to a file of the repository on the forge ``repo_url`` names
+    (one setting, in mkdocs.yml); with no home configured, ``shown`` alone: no link to nowhere."""
+    if not ctx.repo_url:
+        return shown
+    return f"[{shown}]({ctx.repo_url.rstrip('/')}/blob/main/{quote(path)})"
 
 
 def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str:
@@ -469,8 +472,8 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         f"- **Key order:** {s.key_order_verdict}",
         f"- **Protocol:** {family_name(s.family)}, mode {_mode(t.mode)}" + (f" ({note})" if note else ""),
         f"- **Recorded with:** {_sdk(file)} over {text(file.transport)}",
-        f"- **Files:** recording [{code(s.recording_file)}]({repo_link(ctx, s.recording_file)}), "
-        f"scenario [{code(s.scenario_file)}]({repo_link(ctx, s.scenario_file)})"
+        f"- **Files:** recording {repo_link(ctx, s.recording_file, code(s.recording_file))}, "
+        f"scenario {repo_link(ctx, s.scenario_file, code(s.scenario_file))}"
         + (f", [world]({link(page, ctx.worlds[s.scenario_file])})" if s.scenario_file in ctx.worlds else ""),
         f"- **Messages:** {counted}",
         f"- **Download:** [JSON Lines]({link(page, jsonl_path(s.family, s.name))})"
