@@ -41,7 +41,8 @@ from .protocols import FAMILIES
 from .recording import Recording, load_recording
 from .scenarios import ScenarioFile
 from .staging import write_tree
-from .live import record_live
+from .as_sent import encode_sidecar, read_sidecar, sidecar_path
+from .live import record_live, record_live_with_wire
 from .live import release_label as _label
 from .serve import add_arguments as add_serve_arguments
 from .serve import run as run_peer
@@ -115,6 +116,9 @@ def cmd_check(project: Project, args: argparse.Namespace) -> int:
     for release in _releases(project, files, args.release):
         report = release_report(project, files, release)
         _refuse_unreadable(report)
+        for file in report.files:  # each recording's wire lines read too (bad ones: one line, exit 2)
+            if (project.root / file.recording_file).is_file():  # (a missing recording is said below)
+                _sidecar_aligned(project, project.root / file.recording_file, file.recording, say=False)
         for file in report.files:
             problems = [line for s in file.sessions for line in s.problems()] or ([file.error] if file.error else [])
             if problems:
@@ -193,19 +197,40 @@ def cmd_record(project: Project, args: argparse.Namespace) -> int:
     if not args.check:  # a recording's path taken by a folder (or a FIFO...) is refused before recording
         for file, release in plan:
             check_output(project.recording_path(file, release))
-    live = [record_live(project, f, args.timeout, args.jobs, r) for f, r in plan]  # all, before any write
+            check_output(sidecar_path(project.recording_dir, project.recording_path(file, release)))
+    else:  # the committed wire lines must be there, each aligned with its recording (first: recording takes minutes)
+        for file, release in plan:
+            _sidecar_aligned(project, project.recording_path(file, release))
+    recorded = [record_live_with_wire(project, f, args.timeout, args.jobs, r) for f, r in plan]  # all, before any write
     if args.check:
+        # The normal form only: the wire lines hold the run's own ids and times.
         same = [_same_as_committed(project, file, recording, "the live SDK", release=release)
-                for (file, release), recording in zip(plan, live)]
+                for (file, release), (recording, _) in zip(plan, recorded)]
         return 0 if all(same) else EXIT_DIFFERENT
     remove_stale_temps(project.recording_dir)
-    # All or none: a second recording that cannot be written (no space) leaves the first as it was.
-    write_tree(project.recording_dir, {str(project.recording_path(file, release).relative_to(project.recording_dir)):
-                                       recording.dumps() for (file, release), recording in zip(plan, live)}, durable=True)
-    for (file, release), recording in zip(plan, live):
+    # All or none: a second recording that cannot be written (no space) leaves the first as it was;
+    # each with its wire lines (`as_sent`), at the same path under recordings/raw/.
+    files = {}
+    for (file, release), (recording, wire) in zip(plan, recorded):
         path = project.recording_path(file, release)
-        print(f"wrote {project.relative(path)}: {len(recording.sessions)} sessions, {recording.message_count} messages")
+        files[str(path.relative_to(project.recording_dir))] = recording.dumps()
+        files[str(sidecar_path(project.recording_dir, path).relative_to(project.recording_dir))] = \
+            encode_sidecar(project.relative(path), wire)
+    write_tree(project.recording_dir, files, durable=True)
+    for (file, release), (recording, _) in zip(plan, recorded):
+        path = project.recording_path(file, release)
+        print(f"wrote {project.relative(path)} and {project.relative(sidecar_path(project.recording_dir, path))}: "
+              f"{len(recording.sessions)} sessions, {recording.message_count} messages")
     return 0
+
+
+def _sidecar_aligned(project: Project, path: Path, recording: Recording | None = None, say: bool = True) -> None:
+    """The committed sidecar of the recording at ``path`` reads, and is aligned with it (`as_sent`);
+    raises `InputError` (one line, exit 2) naming the file, session, message and JSON path."""
+    side = sidecar_path(project.recording_dir, path)
+    read_sidecar(side, recording or load_recording(str(path)))
+    if say:
+        print(f"aligned {project.relative(side)}: a message as sent for each message of {project.relative(path)}")
 
 
 def cmd_site(project: Project, args: argparse.Namespace) -> int:

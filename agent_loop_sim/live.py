@@ -1,11 +1,14 @@
 """The live recorders, run from the command line: a scenario file in, the SDK's recording out.
 
 Each family's recorder (``scripts/``: the only code that imports an SDK) runs as a process of its
-own, with the Python of the SDK release's own locked environment, and prints the recording as JSON.
+own, with the Python of the SDK release's own locked environment, and prints the recording as JSON,
+each session with its ``wire``: its messages as they crossed, before any normalising (what `record`
+keeps beside the recording, `agent_loop_sim.as_sent`).
 """
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from .errors import RecorderError
 from .jsonio import parse_json
@@ -17,11 +20,21 @@ from .scenarios import ScenarioFile
 from .swap import world_environment
 
 
+#: A live recording's wire lines: each session's name and its messages as they crossed (`as_sent`).
+Wire = list[tuple[str, list[dict[str, Any]]]]
+
+
 def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
                 release: str | None = None, env: dict[str, str] | None = None) -> Recording:
     """Run the family's recorder script (the only code that imports an SDK) and read its output,
     with the Python of the release's own locked environment for a release other than the pinned one;
     ``env`` may name another peer to record against (`swap`)."""
+    return record_live_with_wire(project, file, timeout, jobs, release, env)[0]
+
+
+def record_live_with_wire(project: Project, file: ScenarioFile, timeout: float, jobs: int,
+                          release: str | None = None, env: dict[str, str] | None = None) -> tuple[Recording, Wire]:
+    """`record_live`, and the wire lines of each session, one per message of the recording."""
     script = project.root / FAMILIES[file.family].recorder_for(file.transport)
     python = project.release_python(file.family, release)
     if python is not None and not python.exists():
@@ -32,10 +45,21 @@ def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
     if done.returncode != 0:
         raise RecorderError(f"{project.relative(file.path)}{release_label((file.family, release)) if release else ''}: "
                             f"{_recorder_said(done.stderr, script.stem, done.returncode)}")
-    data = parse_json(done.stdout, f"live recording of {project.relative(file.path)}")
+    source = f"live recording of {project.relative(file.path)}"
+    data = parse_json(done.stdout, source)
     data.update(family=file.family, scenarios=project.relative(file.path))
     ordered = {k: data[k] for k in ("family", "sdk", "transport", "scenarios", "sessions")}
-    return parse_recording(ordered, f"live recording of {project.relative(file.path)}")
+    wire: Wire = []
+    for session in data["sessions"] if isinstance(data["sessions"], list) else ():
+        if isinstance(session, dict):  # (what is not, parse_recording names)
+            wire.append((session.get("name"), session.pop("wire", None)))
+    recording = parse_recording(ordered, source)
+    for transcript, (_, lines) in zip(recording.sessions, wire):
+        if not isinstance(lines, list) or len(lines) != len(transcript.messages):
+            raise RecorderError(f"{source}: session {transcript.name!r}: the recorder's wire lines are not one per "
+                                f"message ({len(lines) if isinstance(lines, list) else 'none'} for "
+                                f"{len(transcript.messages)})")
+    return recording, wire
 
 
 def _recorder_said(stderr: str, prog: str, code: int) -> str:

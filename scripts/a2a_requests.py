@@ -70,6 +70,7 @@ class Answer:
     headers: list[tuple[str, str]] = field(default_factory=list)
     body: Any = None
     text: str | None = None  # the body, when it is not JSON
+    sent: str | None = None  # the body's text as it came (JSON or not), for the wire lines kept beside a recording
     events: list[Any] | None = None
 
 

@@ -17,8 +17,9 @@ Every message carries its HTTP envelope as it crossed (``agent_loop_sim.http_log
 a request's method, path and headers as sent, an answer's status and headers as the SDK started
 its response (a stream's on its first event).
 
-The normalised transcripts are printed as JSON on stdout; ``python -m agent_loop_sim record``
-turns them into the committed file. Any failure (a session runs past its timeout, the agent
+The normalised transcripts are printed as JSON on stdout, each session with its ``wire``: every
+message as it crossed, before any normalising; ``python -m agent_loop_sim record`` turns them
+into the committed file and its sidecar (``recordings/raw/``). Any failure (a session runs past its timeout, the agent
 raises inside ``execute``/``cancel``, the SDK raises or answers what HTTP does not allow) exits 1
 with one line on stderr naming the session, and nothing on stdout. Each session runs in a child
 process, so a hung agent is stopped for sure.
@@ -46,6 +47,7 @@ import time
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -56,8 +58,8 @@ import anyio._backends._asyncio  # noqa: E402,F401  (a stream's first task group
 from agent_loop_sim import scenarios  # noqa: E402
 from agent_loop_sim.errors import InputError, RecorderError  # noqa: E402
 from agent_loop_sim.normalise import normalise_a2a  # noqa: E402
-from recorder_cli import recorder_main  # noqa: E402
-from agent_loop_sim.http_log import event_message, reply_message, request_message  # noqa: E402
+from recorder_cli import as_captured, recorder_main  # noqa: E402
+from agent_loop_sim.http_log import HEADERS_THAT_MATTER, event_message, reply_message, request_message  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 from conformance import a2a_sdk_server as fixture  # noqa: E402
 from a2a_requests import Answer, Call, StepError, player_for  # noqa: E402
@@ -134,7 +136,12 @@ async def _settle() -> None:
         await asyncio.sleep(0)
 
 
-async def _carry(app: Any, request: Call, on_event: Callable[[Any, Answer], bool]) -> tuple[Answer, bool]:
+#: What a request's stream events are handed to: (event, the answer so far, its frame as sent) ->
+#: whether the orchestrator hangs up.
+OnEvent = Callable[[Any, Answer, str], bool]
+
+
+async def _carry(app: Any, request: Call, on_event: OnEvent) -> tuple[Answer, bool]:
     """Carry one request to the ASGI app; stream events go to ``on_event`` until it says stop.
 
     Returns the answer and whether the orchestrator hung up (rather than the agent closing)."""
@@ -176,11 +183,11 @@ async def _carry(app: Any, request: Call, on_event: Callable[[Any, Answer], bool
         elif message["type"] == "http.response.body":
             chunk = message.get("body", b"")
             if sse is not None and not stopped:
-                for data in sse.feed(chunk):
+                for frame, data in sse.feed_frames(chunk):
                     event = json.loads(data)
                     assert response.events is not None
                     response.events.append(event)
-                    if on_event(event, response):
+                    if on_event(event, response, frame):
                         stopped = True
                         closed.set()  # the orchestrator hangs up
                         break
@@ -197,18 +204,23 @@ async def _carry(app: Any, request: Call, on_event: Callable[[Any, Answer], bool
 
 
 def _read_body(response: Answer, raw: bytes) -> None:
-    """An answer's body: its JSON, or (a raw post may be answered so) its text."""
+    """An answer's body: its JSON, or (a raw post may be answered so) its text; and the text as sent."""
+    response.sent = raw.decode("utf-8", "replace") if raw else None
     try:
         response.body = json.loads(raw) if raw else None
     except ValueError:
         response.text = raw.decode("utf-8", "replace")
 
 
-def _play(session: scenarios.Session, carry: Callable[[Call, Callable[[Any, Answer], bool]], tuple[Answer, bool]],
-          check: Callable[[], None] = lambda: None) -> Transcript:
-    """Play one session, each request carried by ``carry``; any fault raises `RecorderError`."""
+def _play(session: scenarios.Session, carry: Callable[[Call, OnEvent], tuple[Answer, bool]],
+          check: Callable[[], None] = lambda: None) -> dict[str, Any]:
+    """Play one session, each request carried by ``carry``; any fault raises `RecorderError`.
+    Returns the normalised transcript (`Transcript.to_dict`) with ``wire``: each message as it
+    crossed, before any normalising (its body's text, ``body``, null for none, or its SSE event's
+    frame, ``frame``; its envelope with the kept headers as written), one per message, in order."""
     player = player_for(session.spec, fixture.BASE_URL, fixture.JSONRPC_PATH)
     messages: list[Message] = []
+    wire: list[dict[str, Any]] = []
     while True:
         try:
             request = player.next_request()
@@ -217,10 +229,19 @@ def _play(session: scenarios.Session, carry: Callable[[Call, Callable[[Any, Answ
         if request is None:
             break
         messages.append(request_message(request.method, request.url, request.headers, request.body, request.raw))
+        content = request.content()
+        wire.append({"from": "orchestrator",
+                     "http": {"method": request.method, "path": urlsplit(request.url).path or "/",
+                              "headers": as_captured(request.headers, HEADERS_THAT_MATTER)},
+                     # (a raw post is kept as the text written, JSON or not, as the recording keeps it)
+                     **({"body": request.raw, "as_written": True} if request.raw is not None else
+                        {"body": content.decode("utf-8") if content else None})})
 
-        def on_event(event: Any, answer: Answer) -> bool:
+        def on_event(event: Any, answer: Answer, frame: str) -> bool:
             # The answer's status and headers came before its events; the first event carries them.
-            messages.append(event_message(event, len(answer.events or ()) == 1, answer.status, answer.headers))
+            first = len(answer.events or ()) == 1
+            messages.append(event_message(event, first, answer.status, answer.headers))
+            wire.append({"from": "agent", **({"http": _envelope(answer)} if first else {}), "frame": frame})
             return player.event(event)
 
         try:
@@ -238,11 +259,18 @@ def _play(session: scenarios.Session, carry: Callable[[Call, Callable[[Any, Answ
                 player.stream_closed()
         else:
             messages.append(reply_message(response.status, response.headers, response.body, response.text))
+            wire.append({"from": "agent", "http": _envelope(response), "body": response.sent})
             player.answer(response)
-    return Transcript(session.name, session.mode, session.title, normalise_a2a(messages))
+    transcript = Transcript(session.name, session.mode, session.title, normalise_a2a(messages))
+    return dict(transcript.to_dict(), wire=wire)
 
 
-def record_session(session: scenarios.Session, executor: type = fixture.ResearchAgent) -> Transcript:
+def _envelope(answer: Answer) -> dict[str, Any]:
+    """An answer's status and its kept headers as written, for its wire entry."""
+    return {"status": answer.status, "headers": as_captured(answer.headers, HEADERS_THAT_MATTER)}
+
+
+def record_session(session: scenarios.Session, executor: type = fixture.ResearchAgent) -> dict[str, Any]:
     """Play one session against a fresh agent, mounted in process."""
     guard = GuardedExecutor(executor())
     app = fixture.app(guard)
@@ -255,7 +283,7 @@ def record_session(session: scenarios.Session, executor: type = fixture.Research
 
 
 def record_session_deployed(session: scenarios.Session, executor: type = fixture.ResearchAgent,
-                            idle_within: float = 10.0) -> Transcript:
+                            idle_within: float = 10.0) -> dict[str, Any]:
     """Play one session against a fresh agent served as deployed (`a2a_deployed`): uvicorn, one
     event loop, a real socket; before each request (and at the end) the agent is let go idle,
     which it must be within ``idle_within`` seconds."""
@@ -279,24 +307,25 @@ def record_session_deployed(session: scenarios.Session, executor: type = fixture
 
 
 def record_session_over_http(session: scenarios.Session, base_url: str,
-                             settle: Callable[[], None] = lambda: None) -> Transcript:
+                             settle: Callable[[], None] = lambda: None) -> dict[str, Any]:
     """Play one session against a peer served over real HTTP at ``base_url``; ``settle`` runs
     after each answer, before the next request."""
     import httpx  # only these modes need a real HTTP client
 
     with httpx.Client(base_url=base_url, timeout=None) as client:
-        def carry(request: Call, on_event: Callable[[Any, Answer], bool]) -> tuple[Answer, bool]:
+        def carry(request: Call, on_event: OnEvent) -> tuple[Answer, bool]:
             path = "/" + request.url.split("://", 1)[-1].partition("/")[2]
             with client.stream(request.method, path, headers=request.headers, content=request.content()) as answer:
-                response = Answer(answer.status_code, list(answer.headers.items()))
+                response = Answer(answer.status_code, [(k.decode("latin-1"), v.decode("latin-1"))
+                                                       for k, v in answer.headers.raw])
                 if not answer.headers.get("content-type", "").startswith("text/event-stream"):
                     _read_body(response, answer.read())
                     return response, False
                 sse, response.events = SseReader(), []
                 for chunk in answer.iter_bytes():
-                    for data in sse.feed(chunk):
+                    for frame, data in sse.feed_frames(chunk):
                         response.events.append(json.loads(data))
-                        if on_event(response.events[-1], response):
+                        if on_event(response.events[-1], response, frame):
                             return response, True  # leaving the block closes the connection: a hang-up
                 return response, False
 
@@ -335,7 +364,7 @@ def _child(session: scenarios.Session, executor: type, conn: Connection, peer_ur
         else:
             # (idle well within the session's time, so that an agent that never is says so itself)
             transcript = record_session_deployed(session, executor, timeout / 2)
-        conn.send(("ok", transcript.to_dict()))
+        conn.send(("ok", transcript))
     except (RecorderError, InputError) as exc:
         conn.send(("error", str(exc)))
     except BaseException as exc:  # noqa: BLE001 - anything else is a fault of the recording too

@@ -16,8 +16,9 @@ any server. ``AGENT_LOOP_SIM_MCP_HTTP_PEER=COMMAND`` records against another ser
 (the swap test: ``serve mcp --http --port 0``): COMMAND prints its endpoint's URL on its first
 line of stdout.
 
-The normalised transcripts are printed as JSON on stdout; ``python -m agent_loop_sim record``
-turns them into the committed file. Any failure exits 1 naming the session, nothing on stdout.
+The normalised transcripts are printed as JSON on stdout, each session with its ``wire``: every
+message as it crossed, before any normalising (`WireLog`); ``python -m agent_loop_sim record``
+turns them into the committed file and its sidecar (``recordings/raw/``). Any failure exits 1 naming the session, nothing on stdout.
 """
 from __future__ import annotations
 
@@ -49,11 +50,12 @@ import mcp_world  # noqa: E402
 import sdk_server  # noqa: E402  (the world it builds is named the same way)
 from agent_loop_sim import scenarios  # noqa: E402
 from agent_loop_sim.errors import RecorderError  # noqa: E402
-from agent_loop_sim.mcp_http_log import event_message, in_transcript_order, reply_message, request_message  # noqa: E402
+from agent_loop_sim.mcp_http_log import (HEADERS_THAT_MATTER, event_message, in_transcript_order,  # noqa: E402
+                                         reply_message, request_message)
 from agent_loop_sim.normalise import normalise_mcp, normalise_mcp_http  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 from record_sdk import record_client_session  # noqa: E402
-from recorder_cli import innermost, recorder_main  # noqa: E402
+from recorder_cli import as_captured, innermost, raw_headers, recorder_main  # noqa: E402
 from sse_reader import SseReader  # noqa: E402
 
 #: as ``agent_loop_sim/protocols/mcp/family.json`` names it (read, not imported: the engine is not the recorder's)
@@ -71,12 +73,22 @@ def _body(text: str) -> tuple[Any, str | None]:
 
 class WireLog:
     """The session's exchanges as the client's HTTP library carried them; also the client's
-    JSON bodies as lines in ``log`` (the stdio recorder's format, which its listen op waits on)."""
+    JSON bodies as lines in ``log`` (the stdio recorder's format, which its listen op waits on).
+
+    Each message's wire entry (``wire``, by the message's ``id``) is what crossed before any
+    normalising: its body's text (``body``, null for none) or its SSE event's frame (``frame``,
+    null for a stream that ended with no event), and the envelope it carries with the kept
+    headers as written (`as_captured`)."""
 
     def __init__(self, log: Path) -> None:
         self.log = log
         self.exchanges: list[list[Message]] = []
         self.session_ids: list[str] = []
+        self.wire: dict[int, dict[str, Any]] = {}
+
+    def _kept(self, message: Message, entry: dict[str, Any]) -> Message:
+        self.wire[id(message)] = entry  # (the message lives in ``exchanges`` as long as this log)
+        return message
 
     def _line(self, sender: str, text: str) -> None:
         with self.log.open("a") as out:
@@ -85,29 +97,47 @@ class WireLog:
     def request(self, request: httpx2.Request) -> list[Message]:
         text = request.content.decode("utf-8") if request.content else ""
         body, raw = _body(text) if text else (None, None)
-        exchange = [request_message(request.method, request.url.path, list(request.headers.multi_items()), body, raw)]
+        headers = raw_headers(request.headers)
+        envelope = {"method": request.method, "path": request.url.path,
+                    "headers": as_captured(headers, HEADERS_THAT_MATTER)}
+        exchange = [self._kept(request_message(request.method, request.url.path, headers, body, raw),
+                               {"from": "client", "http": envelope, "body": text or None})]
         self.exchanges.append(exchange)
         if text:
             self._line("client", text)
         return exchange
 
     def reply(self, exchange: list[Message], status: int, headers: list[tuple[str, str]], text: str | None,
-              events: list[str] | None) -> None:
+              events: list[tuple[str, str]] | None) -> None:
+        """A reply: its whole body's ``text``, or its stream's ``events`` so far, (frame, data) each."""
         issued = next((v for k, v in headers if k.lower() == "mcp-session-id"), None)
         if issued is not None and issued not in self.session_ids:
             self.session_ids.append(issued)
+        envelope = {"status": status, "headers": as_captured(headers, HEADERS_THAT_MATTER)}
         if events is None:
             body, raw = _body(text) if text else (None, None)
-            exchange.append(reply_message(status, headers, body, raw))
+            exchange.append(self._kept(reply_message(status, headers, body, raw),
+                                       {"from": "server", "http": envelope, "body": text or None}))
             if text:
                 self._line("server", text)
             return
         if not events:
-            exchange.append(reply_message(status, headers, sse=True))
-        for i, data in enumerate(events):
-            body, raw = _body(data)
-            exchange.append(reply_message(status, headers, body, raw, sse=True) if i == 0 else event_message(body, raw))
-            self._line("server", data)
+            exchange.append(self._kept(reply_message(status, headers, sse=True),
+                                       {"from": "server", "http": envelope, "frame": None}))
+        for i, (frame, data) in enumerate(events):
+            self.event(exchange, frame, data, (status, headers, envelope) if i == 0 else None)
+
+    def event(self, exchange: list[Message], frame: str, data: str,
+              first: tuple[int, list[tuple[str, str]], dict[str, Any]] | None = None) -> None:
+        """One SSE event; the ``first`` of a stream carries the reply's status and headers."""
+        body, raw = _body(data)
+        if first is None:
+            exchange.append(self._kept(event_message(body, raw), {"from": "server", "frame": frame}))
+        else:
+            status, headers, envelope = first
+            exchange.append(self._kept(reply_message(status, headers, body, raw, sse=True),
+                                       {"from": "server", "http": envelope, "frame": frame}))
+        self._line("server", data)
 
 
 class _LoggedStream(httpx2.AsyncByteStream):
@@ -125,19 +155,18 @@ class _LoggedStream(httpx2.AsyncByteStream):
     async def __aiter__(self) -> AsyncIterator[bytes]:
         async for chunk in self.inner:
             if self.sse is not None:
-                for data in self.sse.feed(chunk):
-                    self._log_event(data)
+                for frame, data in self.sse.feed_frames(chunk):
+                    self._log_event(frame, data)
             else:
                 self.chunks.append(chunk)
             yield chunk
 
-    def _log_event(self, data: str) -> None:
+    def _log_event(self, frame: str, data: str) -> None:
         if not self.logged:  # the first event carries the reply's status and headers
             self.logged = True
-            self.wire.reply(self.exchange, self.status, self.headers, None, [data])
+            self.wire.reply(self.exchange, self.status, self.headers, None, [(frame, data)])
         else:
-            self.exchange.append(event_message(*_body(data)))
-            self.wire._line("server", data)
+            self.wire.event(self.exchange, frame, data)
 
     async def aclose(self) -> None:
         try:
@@ -164,7 +193,7 @@ class LoggingTransport(httpx2.AsyncBaseTransport):
         await request.aread()
         exchange = self.wire.request(request)
         response = await self.inner.handle_async_request(request)
-        headers = [(k, v) for k, v in response.headers.multi_items()]
+        headers = raw_headers(response.headers)
         stream = _LoggedStream(response.stream, self.wire, exchange, response.status_code, headers)
         return httpx2.Response(response.status_code, headers=response.headers, stream=stream,
                                extensions=response.extensions, request=request)
@@ -248,7 +277,9 @@ def _placeholders(value: str, issued: list[str]) -> str:
     return value
 
 
-async def record_session(session: scenarios.Session, timeout: float) -> Transcript:
+async def record_session(session: scenarios.Session, timeout: float) -> dict[str, Any]:
+    """The session's normalised transcript (`Transcript.to_dict`), with ``wire``: each message as
+    it crossed, before any normalising (`WireLog`), in the transcript's order."""
     with tempfile.TemporaryDirectory(prefix="record-mcp-http-") as tmp:
         log = Path(tmp) / "wire.jsonl"
         log.touch()
@@ -275,17 +306,19 @@ async def record_session(session: scenarios.Session, timeout: float) -> Transcri
             raise RecorderError(f"session {session.name!r}: a {exchange[0].http['method']} got no reply")
     messages = ([m for exchange in wire.exchanges for m in exchange] if session.mode == "raw"
                 else in_transcript_order(wire.exchanges))
-    return Transcript(session.name, session.mode, session.title, normalise_mcp_http(normalise_mcp(messages)))
+    lines = [wire.wire[id(m)] for m in messages]  # (before normalising: it renames in place, keeping the objects)
+    transcript = Transcript(session.name, session.mode, session.title, normalise_mcp_http(normalise_mcp(messages)))
+    return dict(transcript.to_dict(), wire=lines)
 
 
-async def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> list[Transcript]:
+async def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> list[dict[str, Any]]:
     """One session after another, whatever ``jobs`` says: sse-starlette ends every SSE stream of the
     process when any uvicorn server in it shuts down, so a session ending beside another cut the
     other's stream short (its ``initialize`` answered with an empty stream, about one run in five)."""
     return [await record_session(session, timeout) for session in sessions]
 
 
-def record(sessions: list[scenarios.Session], timeout: float, jobs: int) -> list[Transcript]:
+def record(sessions: list[scenarios.Session], timeout: float, jobs: int) -> list[dict[str, Any]]:
     logging.disable(logging.CRITICAL)  # the SDK's and uvicorn's log lines (a failing tool's traceback) say nothing the wire does not
     return anyio.run(record_all, sessions, timeout, jobs)
 

@@ -9,8 +9,9 @@ stdio in the session's mode: the process the SDK's stdio transport starts (``std
 hands its stdin and stdout to that server, whose tee (``stdio_tee.py``) logs every line; ``raw`` sessions write their
 lines straight to the server; after each line the SDK reads as a request they wait for its
 response, recording any notification (progress) that comes before it. The normalised
-transcripts are printed as JSON on stdout; ``python -m agent_loop_sim record`` turns them into
-the committed file.
+transcripts are printed as JSON on stdout, each session with its ``wire``: the lines as they
+crossed, before any normalising; ``python -m agent_loop_sim record`` turns them into the
+committed file and its sidecar (``recordings/raw/``).
 Any failure (the server crashes or hangs, the SDK raises) exits 1 naming the session, and
 nothing is printed on stdout.
 """
@@ -414,7 +415,9 @@ def _server_said(log: Path) -> str:
     return f"; the server's last words: {lines[-1].strip()}" if lines else ""
 
 
-async def record_session(session: scenarios.Session, timeout: float, servers: Servers) -> Transcript:
+async def record_session(session: scenarios.Session, timeout: float, servers: Servers) -> dict[str, Any]:
+    """The session's normalised transcript (`Transcript.to_dict`), with ``wire``: each line as it
+    crossed (before any normalising), one per message, for ``recordings/raw/``."""
     with tempfile.TemporaryDirectory(prefix="record-sdk-") as tmp:
         log = Path(tmp) / "wire.jsonl"
         log.touch()
@@ -436,11 +439,12 @@ async def record_session(session: scenarios.Session, timeout: float, servers: Se
         lines = [json.loads(x) for x in log.read_text().splitlines() if x.strip()]
     messages = [Message.from_line(e["from"], "server" if e["from"] == "client" else "client", e["line"])
                 for e in lines]
-    return Transcript(session.name, session.mode, session.title, normalise_mcp(messages))
+    transcript = Transcript(session.name, session.mode, session.title, normalise_mcp(messages))
+    return dict(transcript.to_dict(), wire=[{"from": e["from"], "line": e["line"]} for e in lines])
 
 
-async def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int, source: Servers) -> list[Transcript]:
-    results: dict[str, Transcript] = {}
+async def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int, source: Servers) -> list[dict[str, Any]]:
+    results: dict[str, dict[str, Any]] = {}
     limiter = anyio.CapacityLimiter(jobs)
 
     async def one(session: scenarios.Session) -> None:
@@ -453,7 +457,7 @@ async def record_all(sessions: list[scenarios.Session], timeout: float, jobs: in
     return [results[s.name] for s in sessions]
 
 
-def record(sessions: list[scenarios.Session], timeout: float, jobs: int) -> list[Transcript]:
+def record(sessions: list[scenarios.Session], timeout: float, jobs: int) -> list[dict[str, Any]]:
     with servers() as source:
         return anyio.run(record_all, sessions, timeout, jobs, source)
 

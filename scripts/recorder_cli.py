@@ -59,3 +59,17 @@ def recorder_main(*, prog: str, family: str, package: str, transport: str | Call
            "sessions": [t if isinstance(t, dict) else t.to_dict() for t in transcripts]}
     json.dump(out, sys.stdout, ensure_ascii=False)
     return 0
+
+
+def as_captured(headers: Sequence[tuple[str, str]], names: Sequence[str]) -> list[list[str]]:
+    """The headers of ``names`` (matched case-insensitively) as they crossed, for the wire lines
+    kept beside a recording: each ``[name, value]`` as written on the wire, in the order sent.
+    Only the headers a recording's envelope keeps: the others (``Date``, ``Host``, lengths) say
+    nothing the comparison reads and would only grow the committed files."""
+    wanted = {name.lower() for name in names}
+    return [[name, value] for name, value in headers if name.lower() in wanted]
+
+
+def raw_headers(headers: Any) -> list[tuple[str, str]]:
+    """An httpx ``Headers``' pairs with their names as written (``multi_items`` lower-cases them)."""
+    return [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers.raw]

@@ -83,18 +83,23 @@ def live_vs_engine(tmp_path: Path, family: str, sessions: list[dict], jobs: int 
     assert done.returncode == 0, done.stderr
     live = json.loads(done.stdout)
     assert [s["name"] for s in live["sessions"]] == [s["name"] for s in sessions]
+    wire = [s.pop("wire") for s in live["sessions"]]  # (the messages as they crossed: see below)
     recording = parse_recording({"family": family, "scenarios": str(path), **live}, "live")
     loaded = scenarios.load(path).sessions
     produced = [engine.run_session(s) for s in loaded]
     found = [d.render("live", "engine") for d in diff_sessions(recording.sessions, produced)]
     # The same, judged by the normal form written apart (plain_normal_form): the recorder's
     # messages went through normalise.py, the engine's here do not, so a bug in it shows.
-    from plain_normal_form import NORMAL_FORMS
+    # And the recorder's wire lines, from before it normalised, in the plain form are its recording.
+    from plain_normal_form import NORMAL_FORMS, from_wire
 
-    for session, recorded in zip(loaded, live["sessions"]):
+    for session, recorded, lines in zip(loaded, live["sessions"], wire):
         played = [m.to_dict(n) for n, m in enumerate(engine.play(session), 1)]
-        if [json.dumps(m) for m in NORMAL_FORMS[family](played)] != [json.dumps(m) for m in recorded["messages"]]:
+        expected = [json.dumps(m) for m in recorded["messages"]]
+        if [json.dumps(m) for m in NORMAL_FORMS[family](played)] != expected:
             found.append(f"session {session.name!r}: the live recording is not the plain normal form of the engine's")
+        if [json.dumps(m) for m in NORMAL_FORMS[family](from_wire(family, lines))] != expected:
+            found.append(f"session {session.name!r}: the live recording is not the plain normal form of its wire lines")
     return found
 
 

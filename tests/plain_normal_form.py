@@ -18,6 +18,12 @@ numbered by first appearance in the session (letters' case ignored); below a ``m
 their order. A ListTasks page token (``result.nextPageToken``, ``params.pageToken``) that is
 URL-safe base64 of ``{"ts", "id"}`` with a UUID id becomes ``<page after <id-N> <time>>``
 (``null`` for a null ts). The HTTP envelope and raw posts are not touched.
+
+`from_wire` reads the wire lines the recorders keep beside a recording (``recordings/raw/``, as
+the README and ``agent_loop_sim/as_sent.py``'s docstring describe them) into such messages: a
+stdio line or an HTTP body is its JSON, or its text when it is not JSON (an HTTP body that is
+empty or absent is ``null``; a body marked ``as_written`` is its text, JSON or not); an SSE frame's ``data:`` lines, joined by line breaks, are its event;
+an envelope keeps the headers that matter to the family, spelt as the project spells them.
 """
 from __future__ import annotations
 
@@ -33,6 +39,53 @@ HEX = "[0-9a-fA-F]"
 A_UUID = re.compile(f"{HEX}{{8}}-{HEX}{{4}}-{HEX}{{4}}-{HEX}{{4}}-{HEX}{{12}}")
 A_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:?[0-9]{2})?")
 SORTED_BELOW = ("metadata", "data")
+
+# The headers an envelope keeps, as the README's description of the recordings lists them.
+KEPT_HEADERS = {
+    "mcp": ("Content-Type", "Accept", "Mcp-Session-Id", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name",
+            "Last-Event-ID", "Allow"),
+    "a2a": ("A2A-Version", "If-None-Match", "ETag", "Content-Type"),
+}
+PARTIES = {"mcp": ("client", "server"), "a2a": ("orchestrator", "agent")}
+
+
+def _text_or_json(text: str) -> tuple[str, Any]:
+    try:
+        return "json", json.loads(text)
+    except ValueError:
+        return "raw", text
+
+
+def _sse_data(frame: str) -> str:
+    lines = re.split(r"\r\n|\r|\n", frame)
+    return "\n".join(line[len("data:"):].removeprefix(" ") for line in lines if line.startswith("data:"))
+
+
+def from_wire(family: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A session's wire lines as messages ``{"n", "from", "to", "sse", "http"?, "json" | "raw"}``,
+    the keys in a recording's order, before any normal form."""
+    a, b = PARTIES[family]
+    spelt = {name.lower(): name for name in KEPT_HEADERS[family]}
+    out = []
+    for n, entry in enumerate(entries, 1):
+        sender = entry["from"]
+        m: dict[str, Any] = {"n": n, "from": sender, "to": b if sender == a else a, "sse": "frame" in entry}
+        if "http" in entry:
+            http = {k: v for k, v in entry["http"].items() if k != "headers"}
+            http["headers"] = [[spelt[name.lower()], value] for name, value in entry["http"]["headers"]
+                               if name.lower() in spelt]
+            m["http"] = http
+        if "line" in entry:
+            key, value = _text_or_json(entry["line"])
+        elif entry.get("as_written"):  # a post as the scenario wrote it: kept as text, JSON or not
+            key, value = "raw", entry["body"]
+        elif "body" in entry:
+            key, value = _text_or_json(entry["body"]) if entry["body"] else ("json", None)
+        else:
+            key, value = _text_or_json(_sse_data(entry["frame"])) if entry["frame"] is not None else ("json", None)
+        m[key] = value
+        out.append(m)
+    return out
 
 
 def mcp(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
