@@ -105,17 +105,17 @@ def test_without_scripts_every_body_is_unfolded(origin, page):
     page.goto(f"{origin}/mcp/sessions/modern_tour/", wait_until="domcontentloaded")
     bodies = page.locator("details.msg-body")
     assert bodies.count() > 0 and page.locator("details.msg-body:not([open])").count() == 0
-    assert page.locator("#m2 pre").is_visible()
+    assert page.locator("#m2 .msg-body pre").is_visible()
 
 
 def test_a_long_message_is_folded_and_opens_on_click(origin, page):
     page.goto(f"{origin}/mcp/sessions/modern_tour/")
     body = page.locator("#m2 details.msg-body")  # tools/list: the 3,900 px message of issue 12
     page.wait_for_function("document.querySelector('#m2 details.msg-body').open === false")
-    assert not page.locator("#m2 pre").is_visible()
+    assert not page.locator("#m2 .msg-body pre").is_visible()
     assert page.locator("#m2").bounding_box()["height"] < 200
     body.locator("summary").click()
-    assert body.evaluate("d => d.open") and page.locator("#m2 pre").is_visible()
+    assert body.evaluate("d => d.open") and page.locator("#m2 .msg-body pre").is_visible()
     assert page.evaluate("[...document.querySelectorAll('details.msg-body:not([data-fold])')].every(d => d.open)")
     page.get_by_role("button", name="Collapse all").click()
     assert page.locator("details.msg-body[open]").count() == 0
@@ -166,7 +166,7 @@ def test_search_finds_protocol_words(origin, page):
 
 def test_an_evidence_link_highlights_its_line(origin, page):
     page.goto(f"{origin}/findings/")
-    link = page.locator("article a[href*=':/']").first
+    link = page.locator("article a[href*='#m'][href*=':/']").first  # (an evidence link, not a spec's URL)
     href = link.get_attribute("href")
     path = href.split("#", 1)[1].split(":", 1)[1]
     link.click()

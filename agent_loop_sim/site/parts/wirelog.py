@@ -510,7 +510,7 @@ def _sent_text(text: str) -> str:
     return "".join(out)
 
 
-def as_sent_html(sent: dict[str, Any]) -> str:
+def as_sent_html(n: int, sent: dict[str, Any]) -> str:
     """A message as it crossed the wire (a sidecar entry of `agent_loop_sim.as_sent`): the
     envelope as written, then the line, body or frame exactly, every value the run's own."""
     http = sent.get("http")
@@ -527,7 +527,8 @@ def as_sent_html(sent: dict[str, Any]) -> str:
         body = _sent_text(text)
     kind = "an SSE frame" if "frame" in sent else "a line" if "line" in sent else "an HTTP body"
     gap = "\n" if head and text is not None else ""
-    return (f'<details class="msg-sent" data-search-exclude><summary title="this message exactly as it crossed the wire: ids, '
+    # (an id of its own: Material names a code block after the closest id, and the body's is the message's)
+    return (f'<details class="msg-sent" id="m{n}-sent" data-search-exclude><summary title="this message exactly as it crossed the wire: ids, '
             f'times and session ids the run\'s own">as sent</summary><p class="msg-note">{kind} as it crossed the wire'
             f'{", after its envelope (the headers a recording keeps, named as sent)" if head else ""}:</p>'
             f'<div class="highlight"><pre><code class="language-text">{head}{gap}{body}</code></pre></div></details>')
@@ -572,6 +573,6 @@ def message_html(n: int, m: Message, line: Line, lane: str, marked: dict[str, st
         parts.append(f'<details class="msg-body" open{fold} data-search-exclude><summary>{count} line'
                      f'{"s" if count != 1 else ""}</summary>{body}</details>')
     if sent is not None:
-        parts.append(as_sent_html(sent))
+        parts.append(as_sent_html(n, sent))
     parts += [after, "</section>"]
     return "".join(p for p in parts if p)
