@@ -118,8 +118,9 @@ def test_the_missing_version_finding_points_at_the_request_without_the_header(or
     assert "A2A-Version: 1.0" in page.locator("#m1 .msg-http").inner_text()
 
 
-SHOTS = {"truth-session-a2a": ("a2a/sessions/a2a_stream/#m3", "#m4 details.msg-sent summary"),
-         "truth-session-mcp-http": ("mcp/sessions/http_legacy_tour/#normalised", "#m2 details.msg-sent summary"),
+SHOTS = {"truth-session-a2a": ("a2a/sessions/a2a_stream/#m3", "#m3 details.msg-more summary"),
+         "truth-as-sent": ("mcp/sessions/http_legacy_tour/#m2", "#m2 details.msg-sent summary"),
+         "truth-normalised": ("mcp/sessions/http_legacy_tour/#normalised", None),
          "truth-findings": ("", None)}
 
 

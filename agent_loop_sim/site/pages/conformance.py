@@ -486,8 +486,10 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         + (f", [world]({link(page, ctx.worlds[s.scenario_file])})" if s.scenario_file in ctx.worlds else ""),
         f"- **Messages:** {counted}",
         f"- **Download:** [JSON Lines]({link(page, jsonl_path(s.family, s.name))})"
-        + (f", [HAR]({link(page, har_path(s.name))}) (its bodies in the normal form; its times and host are "
-           "placeholders, since the recording keeps neither, and each entry says so)" if s.family == "a2a" else ""),
+        + (f", [HAR]({link(page, har_path(s.name))})" if s.family == "a2a" else "")
+        + " (in the [normal form](#normalised), as the recording"
+        + ("; the HAR's times and host are placeholders, since the recording keeps neither, and each entry says so)"
+           if s.family == "a2a" else ")"),
     ]
     era = ctx.era_of(s)
     if era is not None:
