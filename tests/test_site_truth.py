@@ -68,6 +68,9 @@ def test_the_session_ids_an_mcp_server_issues_are_marked_in_the_envelope():
     assert ('<mark class="nf" title="normalised: the SDK sent the random session id the server issued here">'
             '&lt;session-1&gt;</mark>') in page
     assert [r.where for r in marks.used(messages)] == ["id", "header"]
+    # the summary's id too (the head says "id c1")
+    assert ('<span class="fk">id</span> <code><mark class="nf" title="normalised: the SDK sent its own request number '
+            'here">c1</mark></code>') in page
 
 
 def test_the_list_above_the_log_is_the_rules_the_session_uses():

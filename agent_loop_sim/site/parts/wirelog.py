@@ -534,6 +534,17 @@ def as_sent_html(n: int, sent: dict[str, Any]) -> str:
             f'<div class="highlight"><pre><code class="language-text">{head}{gap}{body}</code></pre></div></details>')
 
 
+def _field(key: str, value: str, normal: NormalMarks | None) -> str:
+    """A summary's field value, escaped, a normal form in it marked as in the body."""
+    if normal is None:
+        return _esc(value)
+    if key == "id":
+        for rule in normal.ids:
+            if rule.pattern.fullmatch(value):
+                return normal.mark(rule, _esc(value))
+    return normal.line(_esc(value))
+
+
 def message_html(n: int, m: Message, line: Line, lane: str, marked: dict[str, str] | None = None,
                  notes: str = "", after: str = "", normal: NormalMarks | None = None,
                  sent: dict[str, Any] | None = None) -> str:
@@ -548,7 +559,7 @@ def message_html(n: int, m: Message, line: Line, lane: str, marked: dict[str, st
         links += f' <details class="msg-more"><summary>…{len(line.replies) - 3} more</summary>{more}</details>'
     if line.reply_to is not None:
         links += f' <a class="msg-rel" href="#m{line.reply_to}" title="the request it answers">↑ request {line.reply_to}</a>'
-    fields = "".join(f' <span class="f"><span class="fk">{_esc(k)}</span> <code>{_esc(v)}</code></span>' if v
+    fields = "".join(f' <span class="f"><span class="fk">{_esc(k)}</span> <code>{_field(k, v, normal)}</code></span>' if v
                      else f' <span class="f"><code>{_esc(k)}</code></span>' for k, v in line.fields)
     # Spaces between the parts: the search index reads the text, and "1client" is no word.
     head = (f'<div class="msg-head"><a class="msg-n" href="#m{n}" title="link to this message">{n}</a> '
