@@ -25,7 +25,11 @@ stream that ended with no event). A body posted exactly as a scenario wrote it (
 is marked ``"as_written": true``: the recording keeps its text, JSON or not. A message that
 carries an HTTP envelope in the recording has
 ``http`` here too: the method and path, or the status, and the same headers the envelope keeps,
-with their names as written on the wire. Ids, session ids and times are the run's own, so a
+with their names as written on the wire. "The wire" is where each recorder captures: the stdio
+tee between the SDK's client and server, the client's HTTP library at its socket (MCP over
+Streamable HTTP), the A2A recorder's HTTP client; for the seed page's sessions (the
+``per_request`` harness, the A2A app mounted in process) it is the ASGI interface the request
+and the answer cross, as no socket is there. Ids, session ids and times are the run's own, so a
 sidecar differs from one run to the next; only its shape is held to the recording
 (`read_sidecar`), and the tests' own normal form of it to the recording's messages.
 """
@@ -160,6 +164,11 @@ def _aligned(sidecar: dict[str, list[dict[str, Any]]], recording: Recording) -> 
             if problem is not None:
                 raise InputError(f"not aligned with its recording: {problem}", session=transcript.name,
                                  message=j + 1, path=json_path(path))
+
+
+def sent_text(entry: dict[str, Any]) -> str | None:
+    """The text an entry holds, whichever kind: a line, a body or an SSE frame (``None``: none)."""
+    return next(entry[key] for key in TEXTS if key in entry)
 
 
 def read_as_sent(recording_dir: Path, recording_path: Path,

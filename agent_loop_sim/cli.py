@@ -41,7 +41,7 @@ from .protocols import FAMILIES
 from .recording import Recording, load_recording
 from .scenarios import ScenarioFile
 from .staging import write_tree
-from .as_sent import encode_sidecar, read_sidecar, sidecar_path
+from .as_sent import FOLDER, encode_sidecar, read_sidecar, sidecar_path
 from .live import record_live, record_live_with_wire
 from .live import release_label as _label
 from .serve import add_arguments as add_serve_arguments
@@ -118,7 +118,7 @@ def cmd_check(project: Project, args: argparse.Namespace) -> int:
         _refuse_unreadable(report)
         for file in report.files:  # each recording's wire lines read too (bad ones: one line, exit 2)
             if (project.root / file.recording_file).is_file():  # (a missing recording is said below)
-                _sidecar_aligned(project, project.root / file.recording_file, file.recording, say=False)
+                _sidecar_aligned(project, project.root / file.recording_file, file.recording)
         for file in report.files:
             problems = [line for s in file.sessions for line in s.problems()] or ([file.error] if file.error else [])
             if problems:
@@ -206,6 +206,8 @@ def cmd_record(project: Project, args: argparse.Namespace) -> int:
         # The normal form only: the wire lines hold the run's own ids and times.
         same = [_same_as_committed(project, file, recording, "the live SDK", release=release)
                 for (file, release), (recording, _) in zip(plan, recorded)]
+        print(f"aligned {project.relative(project.recording_dir / FOLDER)}/: the wire lines beside each of these "
+              f"{len(plan)} recording(s), a message as sent for each message")
         return 0 if all(same) else EXIT_DIFFERENT
     remove_stale_temps(project.recording_dir)
     # All or none: a second recording that cannot be written (no space) leaves the first as it was;
@@ -224,13 +226,10 @@ def cmd_record(project: Project, args: argparse.Namespace) -> int:
     return 0
 
 
-def _sidecar_aligned(project: Project, path: Path, recording: Recording | None = None, say: bool = True) -> None:
+def _sidecar_aligned(project: Project, path: Path, recording: Recording | None = None) -> None:
     """The committed sidecar of the recording at ``path`` reads, and is aligned with it (`as_sent`);
     raises `InputError` (one line, exit 2) naming the file, session, message and JSON path."""
-    side = sidecar_path(project.recording_dir, path)
-    read_sidecar(side, recording or load_recording(str(path)))
-    if say:
-        print(f"aligned {project.relative(side)}: a message as sent for each message of {project.relative(path)}")
+    read_sidecar(sidecar_path(project.recording_dir, path), recording or load_recording(str(path)))
 
 
 def cmd_site(project: Project, args: argparse.Namespace) -> int:

@@ -86,6 +86,10 @@ def test_record_check_compares_live_with_committed(project_copy: Path):
     data["sessions"] = [s for s in data["sessions"] if s["name"] in ("a2a_reject", "a2a_message")]
     data["sessions"][0]["messages"][3]["json"]["result"]["task"]["status"]["state"] = "TASK_STATE_FAILED"
     path.write_text(json.dumps(data, indent=2))
+    side = project_copy / "recordings" / "raw" / "a2a_sdk_exchanges.json"  # (its wire lines cut alike)
+    wire = json.loads(side.read_text())
+    wire["sessions"] = [s for s in wire["sessions"] if s["name"] in ("a2a_reject", "a2a_message")]
+    side.write_text(json.dumps(wire))
     done = _cli("record", "--check", scenario, "--release", "1.2.2", cwd=project_copy, timeout=120)
     assert done.returncode == 1, done.stdout + done.stderr
     assert ("session 'a2a_reject', message 4, $.result.task.status.state: committed \"TASK_STATE_FAILED\", "

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from agent_loop_sim.as_sent import encode_sidecar, read_as_sent, read_sidecar, sidecar_path
+from agent_loop_sim.as_sent import encode_sidecar, read_as_sent, read_sidecar, sent_text, sidecar_path
 from agent_loop_sim.check import every_release
-from agent_loop_sim.errors import InputError
+from agent_loop_sim.errors import InputError, RecorderError
 from agent_loop_sim.project import Project
 from agent_loop_sim.recording import load_recording
 from conftest import ROOT, run_cli
@@ -41,18 +41,15 @@ def test_every_committed_recording_has_its_wire_lines_aligned():
     assert kinds == {"line", "body", "frame"}  # stdio, HTTP bodies, SSE frames
 
 
-def test_the_sidecar_layout_reads_back():
+def test_the_sidecar_layout_reads_back(tmp_path: Path):
     text = encode_sidecar("recordings/x.json", [("one", [{"from": "client", "line": "{}"},
                                                          {"from": "server", "http": {"status": 200, "headers": []},
                                                           "frame": "data: 1\r\n\r\n"}])])
     assert text.splitlines()[:5] == ["{", '  "recording": "recordings/x.json",', '  "sessions": [',
                                      '    {"name": "one", "wire": [', '      {"n": 1, "from": "client", "line": "{}"},']
-    path = Path("x.json")
-    try:
-        path.write_text(text)
-        assert read_sidecar(path)["one"][1]["frame"] == "data: 1\r\n\r\n"
-    finally:
-        path.unlink()
+    path = tmp_path / "x.json"
+    path.write_text(text)
+    assert [sent_text(e) for e in read_sidecar(path)["one"]] == ["{}", "data: 1\r\n\r\n"]
 
 
 def _side(project: Path, name: str = "sdk_exchanges.json") -> Path:
@@ -114,3 +111,48 @@ def test_read_sidecar_names_the_file_for_what_is_not_a_sidecar(tmp_path: Path):
         read_sidecar(path)
     assert str(caught.value) == (f"{path}, session 'a', message 1, at $.sessions[0].wire[0].n: entries are "
                                  "numbered 1, 2, ...: expected 1, got 2")
+
+
+def test_record_writes_the_wire_lines_of_a_recording_that_had_none(project_copy: Path):
+    """A recording without wire lines (as a new scenario file's) gets them from `record`, aligned,
+    their plain normal form the recording; the recording itself is written as it was."""
+    from plain_normal_form import NORMAL_FORMS, from_wire
+
+    recording = project_copy / "recordings" / "a2a_sdk_exchanges_per_request.json"
+    before = recording.read_bytes()
+    side = _side(project_copy, "a2a_sdk_exchanges_per_request.json")
+    side.unlink()
+    done = run_cli("record", "scenarios/a2a_per_request.json", "--release", "1.2.2", cwd=project_copy)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("wrote recordings/a2a_sdk_exchanges_per_request.json and "
+                                  "recordings/raw/a2a_sdk_exchanges_per_request.json: 1 sessions")
+    assert recording.read_bytes() == before
+    wire = read_sidecar(side, load_recording(str(recording)))
+    (session,) = json.loads(before)["sessions"]
+    assert ([json.dumps(m) for m in NORMAL_FORMS["a2a"](from_wire("a2a", wire[session["name"]]))]
+            == [json.dumps(m) for m in session["messages"]])
+
+
+def test_a_recorder_that_keeps_no_wire_line_per_message_fails_the_recording(monkeypatch: pytest.MonkeyPatch):
+    """`record_live_with_wire` refuses a recorder's output whose wire lines are not one per message."""
+    import subprocess
+
+    from agent_loop_sim import live
+
+    project = Project(ROOT)
+    file = next(f for f in project.scenario_files() if f.recording == "a2a_sdk_exchanges_per_request.json")
+    data = json.loads((project.recording_dir / file.recording).read_text())
+    session = data["sessions"][0]
+    session["wire"] = [{"from": m["from"], "body": None} for m in session["messages"]]
+    printed = {"sdk": data["sdk"], "transport": data["transport"], "sessions": data["sessions"]}
+
+    def recorder(command, **kwargs):
+        return subprocess.CompletedProcess(command, 0, json.dumps(printed), "")
+
+    monkeypatch.setattr(live, "run_owned", recorder)
+    recording, wire = live.record_live_with_wire(project, file, 10, 1)
+    assert [name for name, _ in wire] == [session["name"]] and len(wire[0][1]) == len(recording.sessions[0].messages)
+    session["wire"].pop()
+    with pytest.raises(RecorderError, match="session 'a2a_release_failed_status': the recorder's wire lines are not one "
+                                            "per message \\(13 for 14\\)"):
+        live.record_live_with_wire(project, file, 10, 1)
