@@ -544,8 +544,9 @@ def normalised_html(rules: list[Any], as_sent: bool) -> str:
     """What the log below shows in the normal form rather than as sent, from the normal form's
     own rules (`agent_loop_sim.normalise.NORMAL_FORMS`): each rule whose forms stand in the
     session, with a sample of its mark, and where the bytes as sent are."""
-    sent = ("Each message's <em>as sent</em> switch shows it exactly as it crossed the wire, the run's own "
-            "values in place." if as_sent else "The bytes as sent were not kept for this recording.")
+    sent = ("Each message's <em>as sent</em> switch shows it exactly as the recorder caught it, the run's own "
+            "values in place (on the transport named above: recorded in process, at the ASGI interface)."
+            if as_sent else "The bytes as sent were not kept for this recording.")
     if not rules:
         return (f'<div class="normalised" id="normalised"><p><strong>Normalised values:</strong> none in this session: '
                 f"every value below is as the SDK sent it (JSON pretty-printed). {sent}</p></div>")

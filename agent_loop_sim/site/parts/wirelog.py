@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator
 
+from ...as_sent import sent_text
 from ...normalise import NORMAL_FORMS, NormalForm
 from ...transcript import Message, Transcript
 from .markdown import visible
@@ -519,7 +520,7 @@ def as_sent_html(n: int, sent: dict[str, Any]) -> str:
         first = (f'{_esc(str(http["method"]))} {_esc(str(http.get("path", "")))}' if "method" in http
                  else f'HTTP {_esc(str(http.get("status", "?")))}')
         head = first + "\n" + "".join(f"{_escaped(str(k))}: {_escaped(str(v))}\n" for k, v in http.get("headers") or [])
-    text = next((sent[k] for k in ("line", "body", "frame") if k in sent), None)
+    text = sent_text(sent)
     if text is None:
         what = "no body" if "body" in sent else "no event: the stream ended empty" if "frame" in sent else ""
         body = f'<span class="le">({what})</span>' if what else ""
@@ -529,7 +530,7 @@ def as_sent_html(n: int, sent: dict[str, Any]) -> str:
     gap = "\n" if head and text is not None else ""
     # (an id of its own: Material names a code block after the closest id, and the body's is the message's)
     return (f'<details class="msg-sent" id="m{n}-sent" data-search-exclude><summary title="this message exactly as it crossed the wire: ids, '
-            f'times and session ids the run\'s own">as sent</summary><p class="msg-note">{kind} as it crossed the wire'
+            f'times and session ids the run\'s own">as sent</summary><p class="msg-note">{kind} as the recorder caught it'
             f'{", after its envelope (the headers a recording keeps, named as sent)" if head else ""}:</p>'
             f'<div class="highlight"><pre><code class="language-text">{head}{gap}{body}</code></pre></div></details>')
 
