@@ -39,8 +39,9 @@ def test_normalised_values_are_said_above_the_log_and_marked_in_it(origin, page)
     assert not page.locator("#m4 mark.nf", has_text="TASK_STATE").count()
     # MCP: a message's own id, and over HTTP the session id a server issued
     page.goto(f"{origin}/mcp/sessions/http_legacy_tour/")
-    assert page.locator("#m1 code mark.nf").first.text_content() == '"c1"'  # (in a folded body)
-    assert page.locator("#m1 code mark.nf").count() == 1  # (only the message's own id)
+    assert page.locator("#m1 .msg-body code mark.nf").first.text_content() == '"c1"'  # (in a folded body)
+    assert page.locator("#m1 .msg-body code mark.nf").count() == 1  # (only the message's own id)
+    assert page.locator("#m1 .msg-head mark.nf").text_content() == "c1"  # and the summary's
     header = page.locator("#m2 .msg-http mark.nf")
     assert header.text_content() == "<session-1>" and "session id the server issued" in header.get_attribute("title")
     assert "<session-1>" in page.locator(".normalised").inner_text()
