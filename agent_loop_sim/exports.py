@@ -22,13 +22,23 @@ from typing import Any
 
 from .check import Report, RecordingResult
 from .names import path_part
+from .normalise import NORMAL_FORMS
 from .transcript import Message, Transcript
 
 #: What a HAR file says of itself (HAR requires a creator and a start time per entry; the
-#: exchanges have no clock, so every entry starts at the epoch and takes no time).
+#: exchanges have no clock, so every entry starts at the epoch and takes no time, and each entry
+#: says so in its comment, as it says that the host stands in for one the recording never had).
 HAR_EPOCH = "1970-01-01T00:00:00.000Z"
-HAR_COMMENT = ("Exported by agent_loop_sim from a transcript in its normal form: ids as <id-N>, "
-               "timestamps as <time>, JSON bodies compact; only the headers that matter are kept.")
+HAR_COMMENT = ("Exported by agent_loop_sim from a transcript in its normal form, not as the bytes crossed the wire: "
+               + "; ".join(f"{r.form} stands where the SDK sent {r.sent}" for r in NORMAL_FORMS["a2a"])
+               + ". JSON bodies are written compact; only the headers that matter are kept.")
+
+
+def har_entry_comment(base_url: str) -> str:
+    """What each entry says of the values HAR requires but the recording does not have."""
+    return (f"Not recorded: the time (startedDateTime is the epoch and time 0, placeholders) and the host "
+            f"({base_url.rstrip('/')} is the URL the agent's card names; the recording keeps only the path). "
+            f"Bodies in the normal form (see the log's comment).")
 
 
 #: Where the site publishes them (the session pages link them; CI reads the JUnit file).
@@ -128,7 +138,7 @@ def _har_entry(request: Message, answer: list[Message], base_url: str) -> dict[s
         content["text"] = text
     status = reply.get("status", 0)
     return {
-        "startedDateTime": HAR_EPOCH, "time": 0, "request": har_request,
+        "startedDateTime": HAR_EPOCH, "time": 0, "comment": har_entry_comment(base_url), "request": har_request,
         "response": {"status": status, "statusText": _status_text(status), "httpVersion": "HTTP/1.1",
                      "cookies": [], "headers": _har_headers(reply), "content": content, "redirectURL": "",
                      "headersSize": -1, "bodySize": size},

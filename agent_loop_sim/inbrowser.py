@@ -37,8 +37,9 @@ def check_project(root: str) -> str:
     SDK release the engine speaks, each against its own recordings.
 
     ``sessions``: how many were compared; ``equal``: how many the engine plays exactly as
-    recorded; ``first``: the first problem, in the CLI's words; ``files``: each recording,
-    with the SDK release that made it.
+    recorded; ``releases``: the same per SDK release (the pinned ones first: the count of the
+    site's home page); ``first``: the first problem, in the CLI's words; ``files``: each
+    recording, with the SDK release that made it.
     """
     started = time.perf_counter()
     project = Project(Path(root))
@@ -54,7 +55,13 @@ def check_project(root: str) -> str:
     shown = [{"recording": f.recording_file, "sdk": " ".join(f.sdk.values()), "sessions": len(f.sessions),
               "equal": sum(1 for s in f.sessions if s.passed),
               "differences": sum(len(s.problems()) for s in f.sessions) + (f.error is not None)} for f in results]
-    return json.dumps({"sessions": len(sessions), "equal": sum(1 for s in sessions if s.passed),
+    # What the total counts, release by release: the pinned releases' sessions are what the
+    # site's home page counts; each other release adds its own recordings' sessions.
+    releases = [{"sdk": ", ".join(dict.fromkeys(" ".join(f.sdk.values()) for f in report.files)),
+                 "pinned": release is None, "sessions": len(report.sessions),
+                 "equal": sum(1 for s in report.sessions if s.passed)}
+                for release, report in zip(every_release(project, files), reports)]
+    return json.dumps({"sessions": len(sessions), "equal": sum(1 for s in sessions if s.passed), "releases": releases,
                        "messages": sum(r.message_count for r in reports), "differences": len(problems),
                        "first": problems[0] if problems else None, "files": shown,
                        "seconds": time.perf_counter() - started, "ok": not problems and bool(sessions)},

@@ -21,9 +21,71 @@ import base64
 import binascii
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from .transcript import Message
+
+# --- the forms, each written once: the renaming below writes them, the pages spot them ---------
+
+#: An MCP request id, renamed on its sender's counter: the client's ``c1, c2, ...``, the server's ``s1, ...``.
+CLIENT_PREFIX, SERVER_PREFIX = "c", "s"
+#: A UUID, wherever it stands in an A2A message: ``<id-1>``, ``<id-2>``, ... in order of appearance.
+ID_FORM = "<id-{n}>"
+#: An A2A timestamp.
+TIME_FORM = "<time>"
+#: A ListTasks page token: the task it points after and its status timestamp (or ``null``).
+PAGE_FORM = "<page after {id} {time}>"
+#: A session id an MCP server issues over HTTP (``Mcp-Session-Id``).
+SESSION_FORM = "<session-{n}>"
+
+
+@dataclass(frozen=True)
+class NormalForm:
+    """One rule of the normal form, as a page explains it beside the values it made: where it
+    applies (``where``: ``"id"``, a JSON-RPC message's own ``id``; ``"string"``, inside any
+    string; ``"header"``, a header's value), what the SDK sent there (``sent``), what it becomes
+    (``form``, written from the templates the renaming uses, and ``how`` it is numbered).
+    ``pattern`` spots the form."""
+
+    family: str
+    where: str
+    form: str
+    how: str
+    sent: str
+    pattern: re.Pattern[str]
+
+
+def _spotting(template: str) -> re.Pattern[str]:
+    """A template's forms as a pattern: each ``{n}`` a number, ``{id}`` an id's form, ``{time}``
+    the time's form or ``null`` (a page token's task may have no timestamp)."""
+    id_form = re.escape(ID_FORM).replace(re.escape("{n}"), r"\d+")
+    out = re.escape(template)
+    for name, part in (("n", r"\d+"), ("id", id_form), ("time", f"(?:{re.escape(TIME_FORM)}|null)")):
+        out = out.replace(re.escape("{" + name + "}"), part)
+    return re.compile(out)
+
+
+#: Every rule of the normal form, by family (the site lists and marks them from here).
+NORMAL_FORMS: dict[str, tuple[NormalForm, ...]] = {
+    "mcp": (
+        NormalForm("mcp", "id", f"{CLIENT_PREFIX}1, {CLIENT_PREFIX}2, … {SERVER_PREFIX}1, …",
+                   f"each side's requests counted in order, {CLIENT_PREFIX} for the client's and {SERVER_PREFIX} "
+                   "for the server's; a reply takes the name of the request it answers",
+                   "its own request number", re.compile(f"[{CLIENT_PREFIX}{SERVER_PREFIX}]" + r"\d+")),
+        NormalForm("mcp", "header", SESSION_FORM.format(n=1) + ", …", "in the order the server issued them",
+                   "the random session id the server issued", _spotting(SESSION_FORM)),
+    ),
+    "a2a": (
+        NormalForm("a2a", "string", ID_FORM.format(n=1) + ", " + ID_FORM.format(n=2) + ", …",
+                   "in order of appearance, one UUID one name throughout the session", "a random UUID",
+                   _spotting(ID_FORM)),
+        NormalForm("a2a", "string", TIME_FORM, "every timestamp alike", "a timestamp of the run", _spotting(TIME_FORM)),
+        NormalForm("a2a", "string", PAGE_FORM.format(id=ID_FORM.format(n="N"), time=TIME_FORM),
+                   "the task it points after, named as everywhere else",
+                   "a ListTasks page token (base64 of a task's timestamp and id)", _spotting(PAGE_FORM)),
+    ),
+}
 
 #: Each party's side of the renaming: (the names of its own requests, their prefix, the names of
 #: the requests it answers), made for a session by `_sides`.
@@ -36,7 +98,7 @@ def _sides() -> dict[str, _Side]:
     is never one)."""
     client: dict[Any, str] = {}
     server: dict[Any, str] = {}
-    return {"client": (client, "c", server), "server": (server, "s", client)}
+    return {"client": (client, CLIENT_PREFIX, server), "server": (server, SERVER_PREFIX, client)}
 
 
 def _renamed_id(message: dict[str, Any], side: _Side) -> Any:
@@ -119,7 +181,7 @@ class _Forms(dict):
     def _rename(self, match: re.Match[str]) -> str:
         key = match.group(0).lower()
         if key not in self.ids:
-            self.ids[key] = f"<id-{len(self.ids) + 1}>"
+            self.ids[key] = ID_FORM.format(n=len(self.ids) + 1)
         return self.ids[key]
 
     def __missing__(self, text: str) -> str:
@@ -130,9 +192,9 @@ class _Forms(dict):
             key = text.lower()
             form = self.ids.get(key)
             if form is None:
-                form = self.ids[key] = f"<id-{len(self.ids) + 1}>"
+                form = self.ids[key] = ID_FORM.format(n=len(self.ids) + 1)
         elif TIMESTAMP.match(text):
-            form = "<time>"
+            form = TIME_FORM
         else:
             form = UUID.sub(self._rename, text)
         self[text] = form
@@ -215,7 +277,7 @@ def normalise_mcp_http(messages: list[Message]) -> list[Message]:
         if m.http is not None and "status" in m.http:
             for name, value in m.http["headers"]:
                 if name == "Mcp-Session-Id" and value not in issued:
-                    issued[value] = f"<session-{len(issued) + 1}>"
+                    issued[value] = SESSION_FORM.format(n=len(issued) + 1)
     if issued:
         for m in messages:
             if m.http is not None:
@@ -234,7 +296,7 @@ def _page_tokens(message: dict[str, Any], forms: _Forms) -> None:
             cursor = _cursor(holder[key])
             if cursor is not None:
                 stamp, task_id = cursor
-                holder[key] = f"<page after {forms[task_id]} {'<time>' if stamp is not None else 'null'}>"
+                holder[key] = PAGE_FORM.format(id=forms[task_id], time=TIME_FORM if stamp is not None else "null")
 
 
 def _cursor(token: str) -> tuple[int | None, str] | None:

@@ -60,6 +60,9 @@ def test_the_browser_engine_plays_every_committed_session_as_recorded(site, orig
     assert verdict["state"] == "equal", verdict["text"]
     assert verdict["sessions"] == verdict["equal"] == count > 0
     assert f"{count}/{count} sessions equal" in verdict["text"]
+    # the total reconciled with the home page's: the pinned releases' sessions are named as its count
+    home = sum(len(f.sessions) for f in Project(site[0]).scenario_files())
+    assert f"{home} with a2a-sdk 1.2.2, mcp 2.3.0 (the pinned releases: the sessions the home page counts)" in verdict["text"]
     # a row per recording, every release's, each value named by its column (read so on a phone)
     sdks = page.locator("#browser-check td[data-label='SDK']").all_inner_texts()
     assert set(sdks) == {"mcp 2.3.0", "mcp 2.2.0", "a2a-sdk 1.2.2", "a2a-sdk 1.3.0"}, sdks

@@ -105,6 +105,20 @@ def test_values_differ():
         "$.result.x is (absent) and $.result.m is 1: both must be present"
 
 
+def test_no_http_header_reads_the_recorded_envelope():
+    from agent_loop_sim.site.findings.evidence import NoHttpHeader
+
+    without = Message(**C2S, json={"id": 1}, http={"method": "POST", "path": "/a2a",
+                                                    "headers": [["Content-Type", "application/json"]]})
+    rec = _one(without, Message(**C2S, json={"id": 2}, http={"method": "POST", "path": "/a2a", "headers": [
+        ["Content-Type", "application/json"], ["A2A-Version", "1.0"]]}), Message(**C2S, json={"id": 3}))
+    assert NoHttpHeader("s", 1, "A2A-Version").check(rec) is None
+    assert NoHttpHeader("s", 2, "a2a-version").check(rec) == 'its a2a-version header is "1.0", the finding needs none'
+    assert NoHttpHeader("s", 3, "A2A-Version").check(rec) == \
+        "the message has no recorded HTTP envelope, the finding needs one"
+    assert NoHttpHeader("s", 1, "A2A-Version").places() == [At("s", 1, "$")]
+
+
 def test_scenario_equals():
     rec = _one(REPLY, scenarios={"s": {"steps": [{"version": None}, {"n": 1}]}})
     assert ScenarioEquals("s", "$.steps[0].version", None).check(rec) is None
@@ -202,7 +216,7 @@ def test_a_departure_without_its_spec_is_refused():
 def test_evidence_without_a_known_kind_is_refused():
     assert _refusal({"findings": [_finding(evidence=[{"kind": "Guess"}])]}) == (
         "evidence names its kind, one of JsonEquals, Present, Absent, ErrorCode, IsRaw, NoReply, ValuesDiffer, "
-        "ScenarioEquals, SameStepsDifferAt, HttpEquals", "$.findings[0].evidence[0].kind", "findings.json")
+        "ScenarioEquals, SameStepsDifferAt, HttpEquals, NoHttpHeader", "$.findings[0].evidence[0].kind", "findings.json")
 
 
 def test_evidence_with_a_field_of_the_wrong_type_is_refused():

@@ -27,6 +27,12 @@ def test_the_check_finds_every_committed_session_equal_for_every_release() -> No
     assert count > sum(len(f.sessions) for f in Project(ROOT).scenario_files())  # (other releases too)
     assert verdict["ok"] and verdict["sessions"] == verdict["equal"] == count and verdict["first"] is None
     assert {f["sdk"] for f in verdict["files"]} == {"mcp 2.3.0", "mcp 2.2.0", "a2a-sdk 1.2.2", "a2a-sdk 1.3.0"}
+    # what the total counts, said release by release: the pinned releases' sessions (the home
+    # page's count) first, the others after, adding up to the total
+    releases = verdict["releases"]
+    assert releases[0]["pinned"] and not any(r["pinned"] for r in releases[1:])
+    assert releases[0]["sessions"] == sum(len(f.sessions) for f in Project(ROOT).scenario_files())
+    assert sum(r["sessions"] for r in releases) == verdict["sessions"]
 
 
 def test_the_check_fails_on_one_flipped_value_in_another_releases_recording(project_copy: Path) -> None:

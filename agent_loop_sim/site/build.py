@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..as_sent import read_as_sent, sidecar_path
 from ..check import Engine, Report, build_report, engine_name, load_engine
 from ..errors import InputError, printable
 from ..exports import JUNIT_FILE, har_path, jsonl_path, report_junit, transcript_har, transcript_jsonl
@@ -123,6 +124,7 @@ def _render_site(project: Project, run_session: Engine | None, findings: tuple[F
     site.problems += unreadable + verdict_problems(verdicts, played)
     site.unreadable = bool(unreadable)
     ctx = Context(report, checked, verdicts=verdicts, directory_urls=directory_urls, **({"repo_url": repo_url} if repo_url else {}))
+    ctx.as_sent = _as_sent(project, report, memo)
     if reference:  # (the world pages are reference pages: linked only where they are made)
         ctx.worlds = {str(project.relative(f.path)): world_page_of(f) for f in files or []}
     if playground:
@@ -304,6 +306,30 @@ def _report(project: Project, run_session: Engine | None, memo: Memo | None,
     return Report(results, engine=engine_name(run_session))
 
 
+def _as_sent(project: Project, report: Report, memo: Memo | None) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """Each session's messages as they crossed the wire, from the sidecars beside the recordings
+    (`agent_loop_sim.as_sent`), where there are ones that read and match the session's message
+    count. A missing or broken sidecar only leaves its pages without the switch: ``check`` is
+    where it is refused."""
+    out: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    counts = {(s.recording_file, s.name): len(s.recorded.messages) for s in report.sessions if s.recorded is not None}
+    for f in report.files:
+        path = project.root / f.recording_file
+        side = sidecar_path(project.recording_dir, path)
+
+        def read(path: Path = path) -> dict[str, list[dict[str, Any]]]:
+            try:
+                return read_as_sent(project.recording_dir, path)
+            except (InputError, ValueError):
+                return {}
+
+        sessions = memo.get(("as sent", side, memo.digest(side)), read) if memo is not None else read()
+        for name, entries in sessions.items():
+            if counts.get((f.recording_file, name)) == len(entries):
+                out[(f.recording_file, name)] = entries
+    return out
+
+
 def _memo_page(memo: Memo | None, project: Project, ctx: Context, s: Any, file: Any, kind: str, render: Any) -> Any:
     """A session's page (or exports) through ``memo``: keyed on the session's scenario file and
     recording, its wire-type verdicts, its era pairing and the page settings, all it reads."""
@@ -312,7 +338,8 @@ def _memo_page(memo: Memo | None, project: Project, ctx: Context, s: Any, file: 
     key = (kind, s.family, s.name, _session_digest(memo, project, s),
            (repr(file.sdk), file.transport) if file is not None else None,  # the page names the SDK that recorded it
            repr(ctx.verdicts.get(s.name)), ctx.era_of(s), ctx.repo_url, ctx.directory_urls,
-           ctx.playground.get(s.name))  # (its scenario, in the playground link's fragment)
+           ctx.playground.get(s.name),  # (its scenario, in the playground link's fragment)
+           memo.digest(sidecar_path(project.recording_dir, project.root / s.recording_file)))  # its "as sent"
     return memo.get(key, render)
 
 

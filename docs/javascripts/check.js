@@ -19,6 +19,13 @@ function show(result, seconds) {
   box.replaceChildren(
     element("p", result.ok ? `${verdict}: the engine in this browser says exactly what the SDKs said ` +
       `(${result.messages} messages).` : `${verdict}.`, "browser-check__verdict"));
+  // What the total counts: every release's sessions, the pinned releases' (the home page's count) first.
+  const parts = (result.releases || []).map((r) =>
+    `${r.sessions} with ${r.sdk}${r.pinned ? " (the pinned releases: the sessions the home page counts)" : ""}`);
+  if (parts.length > 1) {
+    box.append(element("p", `Counted over every SDK release the engine speaks, each against its own recordings: ` +
+      `${parts.join("; ")}.`, "browser-check__counted"));
+  }
   if (result.first) {
     box.append(element("p", `${result.differences} problem(s); the first:`));
     box.append(element("pre", result.first, "browser-check__first"));

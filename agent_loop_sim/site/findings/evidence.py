@@ -159,6 +159,28 @@ class HttpEquals(_AtPath):
 
 
 @dataclass(frozen=True)
+class NoHttpHeader(_OneMessage):
+    """A message's HTTP envelope was recorded and has no header ``name`` (any case): what a
+    request left out is shown by the request itself."""
+
+    name: str
+
+    @property
+    def where(self) -> str:
+        return "$"  # (the envelope, above the JSON: the message as a whole is the place)
+
+    def claim(self) -> str:
+        return f"was sent with no {code(self.name)} header (its HTTP envelope is recorded)"
+
+    def check(self, rec: Recorded) -> str | None:
+        message = message_at(rec, self.session, self.message)
+        if message.http is None:
+            return "the message has no recorded HTTP envelope, the finding needs one"
+        sent = [value for key, value in message.http.get("headers") or [] if key.lower() == self.name.lower()]
+        return None if not sent else f"its {self.name} header is {_shown(sent[0])}, the finding needs none"
+
+
+@dataclass(frozen=True)
 class Present(_AtPath):
     def claim(self) -> str:
         return f"carries {code(self.path)}"
@@ -359,7 +381,8 @@ def check_findings(findings: tuple[Finding, ...] | list[Finding], rec: Recorded,
 
 #: The kinds of evidence a findings file may use, by name.
 EVIDENCE_KINDS: dict[str, type] = {k.__name__: k for k in (JsonEquals, Present, Absent, ErrorCode, IsRaw, NoReply,
-                                                          ValuesDiffer, ScenarioEquals, SameStepsDifferAt, HttpEquals)}
+                                                          ValuesDiffer, ScenarioEquals, SameStepsDifferAt, HttpEquals,
+                                                          NoHttpHeader)}
 _FINDING_FIELDS = {"id": Field(str), "family": Field(str), "kind": Field(str, choices=tuple(KINDS)),
                    "title": Field(str), "summary": Field(str), "specification": Field(str, required=False),
                    "spec": Field(str, required=False),

@@ -26,7 +26,7 @@ from ..findings.evidence import KINDS, Finding, FindingResult
 from ..parts.lifecycle import REFUSED, diagram
 from .navigation import features_page, modes_page
 from ..parts.rawhtml import block
-from ..parts.wirelog import FOLD_LINES, keywords, message_html, pointer, summarise
+from ..parts.wirelog import FOLD_LINES, keywords, message_html, normal_marks, normal_title, pointer, summarise
 from ..parts.markdown import code, compact_json, indent, json_value, table, text, title, visible
 
 # Sessions named <prefix>_<scenario>: the same scenario played in different MCP eras.
@@ -147,7 +147,7 @@ class Context:
     pages: dict[str, str] = field(default_factory=dict)  # session name -> page
     verdicts: dict[str, list[Any]] = field(default_factory=dict)  # session -> each message's wire-type verdict
     directory_urls: bool = True
-    repo_url: str = "https://github.com/agent-loop-sim/agent_loop_sim"
+    repo_url: str = ""  # the project's public home (mkdocs.yml's repo_url); none: files are named, not linked
     _eras: dict[str, dict[str, dict[str, SessionResult]]] = field(default_factory=dict, repr=False)
     _learnt: dict[str, dict[str, set[str]]] = field(default_factory=dict, repr=False)
     _openings: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
@@ -155,6 +155,8 @@ class Context:
     _transcripts: dict[str, Transcript] | None = field(default=None, repr=False)
     playground: dict[str, str] = field(default_factory=dict)  # session -> its scenario in the playground (a URL)
     worlds: dict[str, str] = field(default_factory=dict)  # scenario file -> the page of the world it plays against
+    #: (recording file, session) -> each message as it crossed the wire (`agent_loop_sim.as_sent`), where recorded
+    as_sent: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.pages = {s.name: session_page(s.family, s.name) for s in self.report.sessions
@@ -248,6 +250,11 @@ def _sdk(file: RecordingResult) -> str:
     return text(words + (f" ({extra})" if extra else ""))
 
 
+def pinned_sdks(report: Report) -> list[str]:
+    """The SDK releases a report's recordings were made with, each once (``mcp 2.3.0``)."""
+    return list(dict.fromkeys(text(f"{f.sdk.get('package', '?')} {f.sdk.get('version', '?')}") for f in report.files))
+
+
 def _verdict(s: SessionResult) -> str:
     return "pass" if s.passed else "**FAIL**"
 
@@ -276,6 +283,11 @@ def render_overview(ctx: Context) -> str:
         "",
         f"**Verdict: {verdict}** ({passed} of {total} sessions, {report.message_count} messages).",
         "",
+        # (the in-browser check counts every release: say what this count is, so the two agree)
+        f"These are the sessions recorded with the pinned SDK releases ({', '.join(pinned_sdks(report))}); "
+        "each other release an SDK is compared in is played against its own recordings as well, and counted "
+        "with them where a page says *every release*.",
+        "",
     ]
     rows = []
     for family in report.families:
@@ -289,10 +301,7 @@ def render_overview(ctx: Context) -> str:
     if ctx.findings:
         lines += ["## Findings", "", f"What the recordings taught us, each checked on every build "
                   f"([all of them, with their evidence]({link(OVERVIEW, FINDINGS_PAGE)})):", ""]
-        for r in ctx.findings:
-            lines.append(f"- [{r.finding.title}]({link(OVERVIEW, FINDINGS_PAGE, r.finding.id)}) "
-                         f"({family_name(r.finding.family)})")
-        lines.append("")
+        lines += findings_index(ctx, OVERVIEW)
     lines += ["## Everything else", "",
               f"- [The full results table]({link(OVERVIEW, RESULTS_PAGE)}), session by session, with the recordings "
               "and how messages are compared.",
@@ -319,7 +328,7 @@ def render_results(ctx: Context) -> str:
         "## What was recorded",
         "",
         table(["Recording", "Protocol", "SDK", "Transport", "Sessions", "Messages"], [
-            [f"[{path_code(f.recording_file)}]({repo_link(ctx, f.recording_file)})", family_name(f.family), _sdk(f),
+            [repo_link(ctx, f.recording_file, path_code(f.recording_file)), family_name(f.family), _sdk(f),
              text(f.transport), str(len(f.sessions)), str(f.message_count)]
             for f in report.files
         ]),
@@ -447,9 +456,12 @@ def path_code(path: str) -> str:
     return "<code>" + re.sub(r"([/_])", r"\1<wbr>", escaped) + "</code>"
 
 
-def repo_link(ctx: "Context", path: str) -> str:
-    """A file of the repository, on the forge ``repo_url`` names (one setting, in mkdocs.yml)."""
-    return f"{ctx.repo_url.rstrip('/')}/blob/main/{quote(path)}"
+def repo_link(ctx: "Context", path: str, shown: str) -> str:
+    """``shown`` (Markdown) linked to a file of the repository on the forge ``repo_url`` names
+    (one setting, in mkdocs.yml); with no home configured, ``shown`` alone: no link to nowhere."""
+    if not ctx.repo_url:
+        return shown
+    return f"[{shown}]({ctx.repo_url.rstrip('/')}/blob/main/{quote(path)})"
 
 
 def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str:
@@ -476,12 +488,15 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         f"- **Key order:** {s.key_order_verdict}",
         f"- **Protocol:** {family_name(s.family)}, mode {_mode(t.mode)}" + (f" ({note})" if note else ""),
         f"- **Recorded with:** {_sdk(file)} over {text(file.transport)}",
-        f"- **Files:** recording [{code(s.recording_file)}]({repo_link(ctx, s.recording_file)}), "
-        f"scenario [{code(s.scenario_file)}]({repo_link(ctx, s.scenario_file)})"
+        f"- **Files:** recording {repo_link(ctx, s.recording_file, code(s.recording_file))}, "
+        f"scenario {repo_link(ctx, s.scenario_file, code(s.scenario_file))}"
         + (f", [world]({link(page, ctx.worlds[s.scenario_file])})" if s.scenario_file in ctx.worlds else ""),
         f"- **Messages:** {counted}",
         f"- **Download:** [JSON Lines]({link(page, jsonl_path(s.family, s.name))})"
-        + (f", [HAR]({link(page, har_path(s.name))})" if s.family == "a2a" else ""),
+        + (f", [HAR]({link(page, har_path(s.name))})" if s.family == "a2a" else "")
+        + " (in the [normal form](#normalised), as the recording"
+        + ("; the HAR's times and host are placeholders, since the recording keeps neither, and each entry says so)"
+           if s.family == "a2a" else ")"),
     ]
     era = ctx.era_of(s)
     if era is not None:
@@ -500,6 +515,8 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
     lanes = FAMILIES[s.family].parties if s.family in FAMILIES else (t.messages[0].sender if t.messages else "", "")
     marks = ctx.marks(s.name)
     verdicts = ctx.verdicts.get(s.name, [])
+    normal = normal_marks(s.family)
+    sent = ctx.as_sent.get((s.recording_file, s.name)) or []
     log = []
     for n, (m, line) in enumerate(zip(t.messages, summarise(t.messages)), 1):
         notes = "".join(_admonition("finding", "Finding", f'<p><a href="{href(page, FINDINGS_PAGE, f.id, ctx.directory_urls)}">'
@@ -510,7 +527,8 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
                                  inline_html("\n".join(_difference_lines(page, s, here))).replace('href="#', 'href="#'))
         after = _wire_type_html(verdicts[n - 1]) if n <= len(verdicts) else ""
         lane = "lane-a" if m.sender == lanes[0] else "lane-b"
-        log.append(message_html(n, m, line, lane, marks.get(n), notes, after))
+        log.append(message_html(n, m, line, lane, marks.get(n), notes, after, normal,
+                                sent[n - 1] if n <= len(sent) else None))
     words = html.escape(visible(" ".join(keywords(t))))  # (as each word escaped: the spaces need nothing)
     lines += [
         # Not a heading: the search index would make the log a section of its own, ranked below pages.
@@ -519,12 +537,34 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
         f"Each message sits in its sender's lane: {text(lanes[0])} on the left, {text(lanes[1])} on the right. "
         f"Bodies longer than {FOLD_LINES} lines are folded; a message's number is its permalink.",
         "",
+        block(normalised_html(normal.used(t.messages) if normal is not None else [], bool(sent))),
+        "",
         block("\n".join([f'<div class="wirelog" data-lanes="{html.escape(" ".join(lanes))}">', *log, "</div>"])),
         "",
         f'<details class="keywords"><summary>Protocol words in this session</summary><p>{words}</p></details>',
         "",
     ]
     return "\n".join(lines)
+
+
+def normalised_html(rules: list[Any], as_sent: bool) -> str:
+    """What the log below shows in the normal form rather than as sent, from the normal form's
+    own rules (`agent_loop_sim.normalise.NORMAL_FORMS`): each rule whose forms stand in the
+    session, with a sample of its mark, and where the bytes as sent are."""
+    sent = ("Each message's <em>as sent</em> switch shows it exactly as the recorder caught it, the run's own "
+            "values in place (on the transport named above: recorded in process, at the ASGI interface)."
+            if as_sent else "The bytes as sent were not kept for this recording.")
+    if not rules:
+        return (f'<div class="normalised" id="normalised"><p><strong>Normalised values:</strong> none in this session: '
+                f"every value below is as the SDK sent it (JSON pretty-printed). {sent}</p></div>")
+    where = {"header": "a header's value", "id": "a message's own id", "string": "a value, or part of a string"}
+    items = "".join(f'<li><mark class="nf" title="{html.escape(normal_title(r))}">{html.escape(visible(r.form))}</mark> '
+                    f"({html.escape(visible(r.how))}) stands where the SDK sent {html.escape(visible(r.sent))}: "
+                    f"{where.get(r.where, r.where)}</li>" for r in rules)
+    return (f'<div class="normalised" id="normalised"><p><strong>Normalised values.</strong> Some values differ from '
+            f"run to run, so the recording keeps them in a normal form, and so does this log: the values marked "
+            f'<mark class="nf" title="normalised">like this</mark> did not cross the wire as shown.</p><ul>{items}</ul>'
+            f"<p>Everything else is as the SDK sent it (JSON pretty-printed). {sent}</p></div>")
 
 
 # --- eras side by side ------------------------------------------------------------------------
@@ -892,6 +932,29 @@ def _place(page: str, ctx: Context, p) -> str:  # noqa: ANN001 - an At
     return f"[{text(p.session)}, {what}]({link(page, ctx.pages[p.session], target)})"
 
 
+#: The kinds of finding in the order the pages list them: the departures from the specification first, set apart.
+KINDS_SHOWN = sorted(KINDS, key=lambda kind: kind != "departure")
+
+
+def findings_index(ctx: Context, page: str) -> list[str]:
+    """The findings as short lists, one per kind (the departures from the specification first,
+    each naming the specification), each grouped by protocol: Markdown lines for ``page``."""
+    out: list[str] = []
+    for kind in KINDS_SHOWN:
+        chosen = [r.finding for r in ctx.findings if r.finding.kind == kind]
+        if not chosen:
+            continue
+        # (a box of its own, Markdown inside: md_in_html)
+        out += [f'<div class="findings-group findings-group-{kind}" markdown="1">', "",
+                f'<p class="findings-kind findings-{kind}"><strong>{html.escape(KINDS[kind])}</strong> ({len(chosen)})</p>', ""]
+        for family in dict.fromkeys(f.family for f in chosen):
+            items = [f for f in chosen if f.family == family]
+            out.append(f"- {family_name(family)} ({len(items)})")
+            out += [f"    - [{f.title}]({link(page, FINDINGS_PAGE, f.id)})" for f in items]
+        out += ["", "</div>", ""]
+    return out
+
+
 def render_findings(ctx: Context) -> str:
     page = FINDINGS_PAGE
     lines = [
@@ -903,8 +966,10 @@ def render_findings(ctx: Context) -> str:
         "so if a new SDK release behaves differently, the finding fails the build instead of going "
         "stale.",
         "",
+        *findings_index(ctx, page),
     ]
-    for kind, heading_text in KINDS.items():
+    for kind in KINDS_SHOWN:
+        heading_text = KINDS[kind]
         chosen = [r for r in ctx.findings if r.finding.kind == kind]
         if not chosen:
             continue

@@ -1,6 +1,8 @@
 """A session as a wire log: each message in its party's lane, numbered, summed up in one line,
 linked to its request or reply, its HTTP envelope (A2A) above its JSON, the JSON folded by the
-page's script when it is long.
+page's script when it is long. The values the normal form wrote are marked as such
+(`NormalMarks`), an SSE event stands in its frame, and where the bytes as sent were kept
+(`agent_loop_sim.as_sent`) each message has a switch to them (a ``<details>``: no script needed).
 
 The log is written as HTML (a raw block in the page's Markdown), not as Markdown fences:
 every line of a message's JSON gets its own element, so that a link such as
@@ -11,11 +13,14 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator
 
+from ...as_sent import sent_text
+from ...normalise import NORMAL_FORMS, NormalForm
 from ...transcript import Message, Transcript
 from .markdown import visible
 
@@ -101,13 +106,119 @@ def _lines(value: Any, path: tuple | None, pad: str, head: str, comma: str,
         paths.append(path)
 
 
-def json_html(value: Any, marked: dict[str, str] | None = None) -> tuple[str, int]:
+# --- values the normal form wrote, marked as such ---------------------------------------------
+
+def normal_title(rule: NormalForm) -> str:
+    """What a mark says of its value (its ``title``)."""
+    return f"normalised: the SDK sent {rule.sent} here"
+
+
+class NormalMarks:
+    """How one family's normalised values are found in its rendered messages, from the normal
+    form's own rules (`agent_loop_sim.normalise.NORMAL_FORMS`): a form inside a string (A2A), a
+    JSON-RPC message's own ``id`` (MCP), a header's value (MCP over HTTP). Each is wrapped in
+    ``mark.nf`` with a title saying what the SDK sent there; nothing else is marked."""
+
+    def __init__(self, rules: tuple[NormalForm, ...]) -> None:
+        self.rules = rules
+        self.ids = [r for r in rules if r.where == "id"]
+        self.headers = [r for r in rules if r.where == "header"]
+        strings = sorted((r for r in rules if r.where == "string"), key=lambda r: -len(r.pattern.pattern))
+        # The forms as they stand in the escaped HTML (a form's "<" is "&lt;" there), longest
+        # first, since a page token's form holds an id's.
+        self._strings = strings
+        self._in_html = re.compile("|".join(f"(?P<r{i}>{_escaped_pattern(r.pattern.pattern)})"
+                                            for i, r in enumerate(strings))) if strings else None
+
+    def mark(self, rule: NormalForm, shown_html: str) -> str:
+        return f'<mark class="nf" title="{html.escape(normal_title(rule))}">{shown_html}</mark>'
+
+    def line(self, line: str) -> str:
+        """A rendered line with the forms inside its strings marked."""
+        if self._in_html is None or "&lt;" not in line:
+            return line
+        return self._in_html.sub(lambda m: self.mark(self._strings[int(m.lastgroup[1:])], m.group(0)), line)
+
+    def message_id(self, line: str, pad: str) -> str:
+        """A message's own ``id`` line (``"id": "c1"``, indented by ``pad``) with its value
+        marked, when a rule names it."""
+        if not line.startswith(pad + _ID_KEY):
+            return line
+        m = _ID_VALUE.match(line, len(pad) + len(_ID_KEY))
+        for rule in self.ids if m else ():
+            if rule.pattern.fullmatch(m.group(1)):
+                return line[:m.start()] + self.mark(rule, m.group(0)) + line[m.end():]
+        return line
+
+    def header(self, value: str) -> str:
+        """A header's value, escaped, marked when a rule names it."""
+        for rule in self.headers:
+            if rule.pattern.fullmatch(value):
+                return self.mark(rule, _esc(value))
+        return _esc(value)
+
+    def used(self, messages: list[Message]) -> list[NormalForm]:
+        """The rules whose forms stand in ``messages`` (what a page lists), in the rules' order."""
+        found: set[int] = set()
+        spot = re.compile("|".join(f"(?P<r{i}>{r.pattern.pattern})" for i, r in enumerate(self._strings))) \
+            if self._strings else None
+
+        def walk(value: Any) -> None:
+            kind = type(value)
+            if kind is str:
+                if spot is not None and "<" in value:
+                    found.update(int(m.lastgroup[1:]) for m in spot.finditer(value))
+            elif kind is dict:
+                for v in value.values():
+                    walk(v)
+            elif kind is list:
+                for v in value:
+                    walk(v)
+
+        used: set[int] = set()
+        for m in messages:
+            if not m.is_raw:
+                walk(m.json)
+                ids = [m.json.get("id")] if type(m.json) is dict else \
+                    [x.get("id") for x in m.json if type(x) is dict] if type(m.json) is list else []
+                used.update(id(r) for r in self.ids for i in ids if type(i) is str and r.pattern.fullmatch(i))
+            for _, value in (http_of(m) or {}).get("headers", []) or []:
+                used.update(id(r) for r in self.headers if isinstance(value, str) and r.pattern.fullmatch(value))
+        used.update(id(self._strings[i]) for i in found)
+        return [r for r in self.rules if id(r) in used]
+
+
+def _escaped_pattern(pattern: str) -> str:
+    # (the forms' patterns escape "<" and ">" as "<" and ">", re.escape leaving them alone, and
+    # hold no "&" or quote)
+    return pattern.replace("<", "&lt;").replace(">", "&gt;")
+
+
+# A message's own id: its key as `_key_html` writes it, then a string value.
+_ID_KEY = '<span class="nt">"id"</span>: '
+_ID_VALUE = re.compile(r'<span class="s2">"([^"<&\\]*)"</span>')
+
+
+@lru_cache(maxsize=8)
+def normal_marks(family: str) -> NormalMarks | None:
+    rules = NORMAL_FORMS.get(family)
+    return NormalMarks(rules) if rules else None
+
+
+def json_html(value: Any, marked: dict[str, str] | None = None,
+              normal: NormalMarks | None = None) -> tuple[str, int]:
     """The pretty JSON as HTML lines (each a ``span.l``) and its line count. A line whose JSON
     Pointer is in ``marked`` gets that id (``{pointer: id}``) and the class ``ev``: evidence
-    lines are marked in the HTML itself, so the mark needs no script."""
+    lines are marked in the HTML itself, so the mark needs no script. With ``normal``, the
+    values the normal form wrote are marked (`NormalMarks`)."""
     lines: list[str] = []
     paths: list[tuple] | None = [] if marked else None  # most messages mark nothing: no paths kept
     _lines(value, (), "", "", "", lines, paths)
+    if normal is not None:
+        # a message's own id is a member of the object (two spaces in), or of a batch's (four)
+        pad = "  " if type(value) is dict else "    "
+        lines = [normal.message_id(normal.line(line), pad) for line in lines] if normal.ids \
+            else [normal.line(line) for line in lines]
     if not marked:
         return '<span class="l">' + '</span>\n<span class="l">'.join(lines) + "</span>", len(lines)
     out, seen = [], set()
@@ -341,12 +452,13 @@ def _escaped(value: str) -> str:
 _esc = lru_cache(maxsize=4096)(_escaped)  # parties, methods and ids repeat from message to message
 
 
-def _http_html(http: dict[str, Any]) -> str:
+def _http_html(http: dict[str, Any], normal: NormalMarks | None = None) -> str:
     if "method" in http:
         first = f'<span><b>{_esc(str(http["method"]))}</b> {_esc(str(http.get("path", "")))}</span>'
     else:
         first = f'<span><b>HTTP {_esc(str(http.get("status", "?")))}</b></span>'
-    headers = "".join(f' <span class="hdr"><span class="hn">{_esc(str(k))}:</span> {_esc(str(v))}</span>'
+    headers = "".join(f' <span class="hdr"><span class="hn">{_esc(str(k))}:</span> '
+                      f'{normal.header(str(v)) if normal is not None else _esc(str(v))}</span>'
                       for k, v in (http.get("headers") or []) if isinstance(k, str))
     return f'<div class="msg-http">{first}{headers}</div>'
 
@@ -362,17 +474,93 @@ def _raw_html(raw: str) -> str:
     return note + f'<div class="highlight"><pre><code class="language-text">{_escaped(shown)}</code></pre></div>'
 
 
+def _frame_fields(frame: str | None) -> list[tuple[str, str]]:
+    """The fields of an SSE frame as sent other than its data (``event``, ``id``, ``retry``)."""
+    out = []
+    for field_line in (frame or "").replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        name, colon, value = field_line.partition(":")
+        if colon and name and name != "data":
+            out.append((name, value.removeprefix(" ")))
+    return out
+
+
+def _frame_html(m: Message, sent: dict[str, Any] | None) -> str:
+    """An SSE event's frame around its body: the fields the frame had before its ``data:`` (from
+    the wire lines as sent, where recorded), then ``data:``, whose JSON the body below is."""
+    if sent is not None and "frame" in sent:
+        fields = "".join(f'<span class="ff"><span class="fn">{_esc(k)}:</span> {_escaped(v)}</span>'
+                         for k, v in _frame_fields(sent["frame"]))
+        said = "the event as the SDK framed it; its data (below, pretty-printed) on one line"
+    else:
+        fields = ""
+        said = "an SSE event; the recording keeps its data (below, pretty-printed), not its other lines"
+    return f'<div class="msg-frame" title="{said}">{fields}<span class="ff"><span class="fn">data:</span> ↓</span></div>'
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_ENDS = {"\r\n": "\\r\\n", "\r": "\\r", "\n": "\\n"}  # shown as JSON escapes them (no font lacks these)
+
+
+def _sent_text(text: str) -> str:
+    """Text as sent, escaped, its line ends shown (an SSE frame's ``\\r\\n`` and blank line)."""
+    out, at = [], 0
+    for m in _LINE_END.finditer(text):
+        out.append(_escaped(text[at:m.start()]) + f'<span class="le">{_ENDS[m.group(0)]}</span>\n')
+        at = m.end()
+    out.append(_escaped(text[at:]))
+    return "".join(out)
+
+
+def as_sent_html(n: int, sent: dict[str, Any]) -> str:
+    """A message as it crossed the wire (a sidecar entry of `agent_loop_sim.as_sent`): the
+    envelope as written, then the line, body or frame exactly, every value the run's own."""
+    http = sent.get("http")
+    head = ""
+    if isinstance(http, dict):
+        first = (f'{_esc(str(http["method"]))} {_esc(str(http.get("path", "")))}' if "method" in http
+                 else f'HTTP {_esc(str(http.get("status", "?")))}')
+        head = first + "\n" + "".join(f"{_escaped(str(k))}: {_escaped(str(v))}\n" for k, v in http.get("headers") or [])
+    text = sent_text(sent)
+    if text is None:
+        what = "no body" if "body" in sent else "no event: the stream ended empty" if "frame" in sent else ""
+        body = f'<span class="le">({what})</span>' if what else ""
+    else:
+        body = _sent_text(text)
+    kind = "an SSE frame" if "frame" in sent else "a line" if "line" in sent else "an HTTP body"
+    gap = "\n" if head and text is not None else ""
+    # (an id of its own: Material names a code block after the closest id, and the body's is the message's)
+    return (f'<details class="msg-sent" id="m{n}-sent" data-search-exclude><summary title="this message exactly as it crossed the wire: ids, '
+            f'times and session ids the run\'s own">as sent</summary><p class="msg-note">{kind} as the recorder caught it'
+            f'{", after its envelope (the headers a recording keeps, named as sent)" if head else ""}:</p>'
+            f'<div class="highlight"><pre><code class="language-text">{head}{gap}{body}</code></pre></div></details>')
+
+
+def _field(key: str, value: str, normal: NormalMarks | None) -> str:
+    """A summary's field value, escaped, a normal form in it marked as in the body."""
+    if normal is None:
+        return _esc(value)
+    if key == "id":
+        for rule in normal.ids:
+            if rule.pattern.fullmatch(value):
+                return normal.mark(rule, _esc(value))
+    return normal.line(_esc(value))
+
+
 def message_html(n: int, m: Message, line: Line, lane: str, marked: dict[str, str] | None = None,
-                 notes: str = "", after: str = "") -> str:
+                 notes: str = "", after: str = "", normal: NormalMarks | None = None,
+                 sent: dict[str, Any] | None = None) -> str:
     """One message: its head (number and permalink, parties, summary, request/reply links), its
-    HTTP envelope, ``notes`` (HTML: findings, differences), the body, then ``after`` (HTML)."""
+    HTTP envelope, ``notes`` (HTML: findings, differences), the body (an SSE event's in its
+    frame), the switch to the message as sent (``sent``, a sidecar's entry, when recorded), then
+    ``after`` (HTML). ``normal`` marks the values the normal form wrote."""
     sse = ' <span class="sse">SSE</span>' if m.sse else ""
     links = " ".join(f'<a class="msg-rel" href="#m{r}" title="its reply">reply {r} ↓</a>' for r in line.replies[:3])
-    if len(line.replies) > 3:
-        links += f' <span class="msg-rel">…{len(line.replies) - 3} more</span>'
+    if len(line.replies) > 3:  # the rest folded, each still one click away
+        more = " ".join(f'<a class="msg-rel" href="#m{r}" title="its reply">reply {r} ↓</a>' for r in line.replies[3:])
+        links += f' <details class="msg-more"><summary>…{len(line.replies) - 3} more</summary>{more}</details>'
     if line.reply_to is not None:
         links += f' <a class="msg-rel" href="#m{line.reply_to}" title="the request it answers">↑ request {line.reply_to}</a>'
-    fields = "".join(f' <span class="f"><span class="fk">{_esc(k)}</span> <code>{_esc(v)}</code></span>' if v
+    fields = "".join(f' <span class="f"><span class="fk">{_esc(k)}</span> <code>{_field(k, v, normal)}</code></span>' if v
                      else f' <span class="f"><code>{_esc(k)}</code></span>' for k, v in line.fields)
     # Spaces between the parts: the search index reads the text, and "1client" is no word.
     head = (f'<div class="msg-head"><a class="msg-n" href="#m{n}" title="link to this message">{n}</a> '
@@ -381,18 +569,22 @@ def message_html(n: int, m: Message, line: Line, lane: str, marked: dict[str, st
     http = http_of(m)
     parts = [f'<section class="msg {lane} k-{line.kind}" id="m{n}">', head]
     if http:
-        parts.append(_http_html(http))
+        parts.append(_http_html(http, normal))
     parts.append(notes)
     if m.is_raw:
         body, count = _raw_html(m.raw or ""), 1
     elif m.json is None:
         body, count = "", 0
     else:
-        lines, count = json_html(m.json, marked)
+        lines, count = json_html(m.json, marked, normal)
         body = f'<div class="highlight"><pre><code class="language-json">{lines}</code></pre></div>'
+    if m.sse and body:  # (above the body, not in it: seen when the body is folded too)
+        parts.append(_frame_html(m, sent))
     if body:
         fold = " data-fold" if count > FOLD_LINES else ""
         parts.append(f'<details class="msg-body" open{fold} data-search-exclude><summary>{count} line'
                      f'{"s" if count != 1 else ""}</summary>{body}</details>')
+    if sent is not None:
+        parts.append(as_sent_html(n, sent))
     parts += [after, "</section>"]
     return "".join(p for p in parts if p)
