@@ -316,13 +316,19 @@ def test_screenshots_light_and_dark_desktop_and_phone(origin, page):
         page.set_viewport_size(size)
         for name, path in SHOTS.items():
             page.goto(f"{origin}/{path}")
-            for scheme in ("default", "slate"):
-                if page.evaluate("document.body.getAttribute('data-md-color-scheme')") != scheme:
-                    page.locator("form[data-md-component='palette'] label:visible").first.click()
-                    page.wait_for_function(f"document.body.getAttribute('data-md-color-scheme') === '{scheme}'")
-                shot = OUTPUT / f"{name}-{'light' if scheme == 'default' else 'dark'}-{device}.png"
-                page.screenshot(path=str(shot))
-                assert shot.stat().st_size > 10_000
+            light_and_dark(page, name, device)
+
+
+def light_and_dark(page, name: str, device: str) -> None:
+    """The page as it is, in the light palette, then the dark one (the header's switch), each written
+    to tests/output/<name>-<light|dark>-<device>.png."""
+    for scheme in ("default", "slate"):
+        if page.evaluate("document.body.getAttribute('data-md-color-scheme')") != scheme:
+            page.locator("form[data-md-component='palette'] label:visible").first.click()
+            page.wait_for_function(f"document.body.getAttribute('data-md-color-scheme') === '{scheme}'")
+        shot = OUTPUT / f"{name}-{'light' if scheme == 'default' else 'dark'}-{device}.png"
+        page.screenshot(path=str(shot))
+        assert shot.stat().st_size > 10_000
 
 
 def test_no_request_leaves_the_sites_origin(origin, browser, page):

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from test_browser import OUTPUT, origin, site  # noqa: F401  (fixtures; `browser` is conftest's, shared)
+from test_browser import OUTPUT, light_and_dark, origin, site  # noqa: F401  (fixtures; `browser` is conftest's, shared)
 
 
 @pytest.fixture
@@ -136,10 +136,4 @@ def test_screenshots_light_and_dark_desktop_and_phone(origin, page):  # noqa: F8
                 page.locator(click).click()
             if name == "truth-findings":
                 page.locator("p.findings-departure").scroll_into_view_if_needed()
-            for scheme in ("default", "slate"):
-                if page.evaluate("document.body.getAttribute('data-md-color-scheme')") != scheme:
-                    page.locator("form[data-md-component='palette'] label:visible").first.click()
-                    page.wait_for_function(f"document.body.getAttribute('data-md-color-scheme') === '{scheme}'")
-                shot = OUTPUT / f"{name}-{'light' if scheme == 'default' else 'dark'}-{device}.png"
-                page.screenshot(path=str(shot))
-                assert shot.stat().st_size > 10_000
+            light_and_dark(page, name, device)
