@@ -22,7 +22,7 @@ import json  # noqa: E402
 
 from agent_loop_sim.exports import transcript_har  # noqa: E402
 from agent_loop_sim.normalise import NORMAL_FORMS, normalise_a2a, normalise_mcp, normalise_mcp_http  # noqa: E402
-from agent_loop_sim.site.pages.conformance import normalised_html  # noqa: E402
+from agent_loop_sim.site.pages.conformance import normal_form_said, normalised_html  # noqa: E402
 from agent_loop_sim.site.parts.wirelog import json_html, message_html, normal_marks, summarise  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
 
@@ -119,3 +119,16 @@ def test_the_missing_version_finding_fails_when_its_request_carries_the_header()
     assert check_finding(finding, Recorded(sessions), ["a2a"]).failures == (
         "finding 'missing-version-means-0-3': session 'a2a_errors', message 3: its A2A-Version header is \"0.3\", "
         "the finding needs none",)
+
+
+def test_the_results_page_says_every_rule_of_each_normal_form(monkeypatch):
+    """The Results page's sentence per family is made from the rules: each one's form is in it, and a
+    rule added to the table is said without anyone writing it (the MCP session ids once were not)."""
+    from agent_loop_sim.normalise import NormalForm, _spotting
+
+    for family, rules in NORMAL_FORMS.items():
+        said = normal_form_said(family)
+        assert all(rule.form in said for rule in rules), family
+    extra = NormalForm("mcp", "header", "<cursor-1>", "in order", "a cursor", _spotting("<cursor-{n}>"))
+    monkeypatch.setitem(NORMAL_FORMS, "mcp", (*NORMAL_FORMS["mcp"], extra))
+    assert "<cursor-1>" in normal_form_said("mcp")

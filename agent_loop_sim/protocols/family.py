@@ -56,7 +56,7 @@ class Family:
     transport: str                  #: how the recorder reaches the SDK, as its recordings say (checked)
     fixture: FixtureServer
     intro: str                      #: what the family's index page says first
-    normal_form: str                #: how its messages are normalised before they are compared
+    normal_form: str                #: what its normal form keeps as sent (the renamings: normalise.NORMAL_FORMS)
     mode_notes: dict[str, str] = field(default_factory=dict)  #: what each session mode means
     rule_tables: Callable[[], list[RuleTable]] = list  #: the engine's own tables, for the site
     releases: Releases | None = None  #: the SDK releases the model speaks (the pinned one first)

@@ -20,6 +20,7 @@ from ...check import RecordingResult, Report, SessionResult
 from ...compare import MISSING
 from ...exports import har_path, jsonl_path
 from ...names import path_part
+from ...normalise import NORMAL_FORMS
 from ...protocols import FAMILIES, Code, RuleTable
 from ...transcript import Message, Transcript
 from ..findings.evidence import KINDS, Finding, FindingResult
@@ -342,7 +343,7 @@ def render_results(ctx: Context) -> str:
         "form, because some values are chosen afresh on every run:",
         "",
     ]
-    lines += [f"- **{FAMILIES[f].title}**: {FAMILIES[f].normal_form}" for f in report.families]
+    lines += [f"- **{FAMILIES[f].title}**: {normal_form_said(f)}" for f in report.families]
     lines += [
         "",
         "## Sessions",
@@ -547,6 +548,18 @@ def render_session(ctx: Context, s: SessionResult, file: RecordingResult) -> str
     return "\n".join(lines)
 
 
+def normal_form_said(family: str) -> str:
+    """The family's normal form in a sentence (Markdown): each renaming from its rules
+    (`agent_loop_sim.normalise.NORMAL_FORMS`), then what the family keeps as sent."""
+    renamed = "; ".join(f"{code(visible(r.form))} ({text(r.how)}) stands where the SDK sent {text(r.sent)}: "
+                        f"{text(_WHERE[r.where])}" for r in NORMAL_FORMS[family])
+    return f"{renamed}. {FAMILIES[family].normal_form}"
+
+
+#: Where a rule of the normal form applies, as the pages say it (`NormalForm.where`).
+_WHERE = {"header": "a header's value", "id": "a message's own id", "string": "a value, or part of a string"}
+
+
 def normalised_html(rules: list[Any], as_sent: bool) -> str:
     """What the log below shows in the normal form rather than as sent, from the normal form's
     own rules (`agent_loop_sim.normalise.NORMAL_FORMS`): each rule whose forms stand in the
@@ -557,10 +570,9 @@ def normalised_html(rules: list[Any], as_sent: bool) -> str:
     if not rules:
         return (f'<div class="normalised" id="normalised"><p><strong>Normalised values:</strong> none in this session: '
                 f"every value below is as the SDK sent it (JSON pretty-printed). {sent}</p></div>")
-    where = {"header": "a header's value", "id": "a message's own id", "string": "a value, or part of a string"}
     items = "".join(f'<li><mark class="nf" title="{html.escape(normal_title(r))}">{html.escape(visible(r.form))}</mark> '
                     f"({html.escape(visible(r.how))}) stands where the SDK sent {html.escape(visible(r.sent))}: "
-                    f"{where.get(r.where, r.where)}</li>" for r in rules)
+                    f"{_WHERE[r.where]}</li>" for r in rules)
     return (f'<div class="normalised" id="normalised"><p><strong>Normalised values.</strong> Some values differ from '
             f"run to run, so the recording keeps them in a normal form, and so does this log: the values marked "
             f'<mark class="nf" title="normalised">like this</mark> did not cross the wire as shown.</p><ul>{items}</ul>'
