@@ -367,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
     record.add_argument("scenarios", nargs="*")
     record.add_argument("--check", action="store_true", help="compare with the committed files, write nothing")
     record.add_argument("--release", help="only this SDK release (default: every release the model speaks)")
-    record.add_argument("--timeout", type=_seconds, default=20.0, help="seconds per session (above 0)")
+    record.add_argument("--timeout", type=_seconds, default=20.0, help="seconds a session may go without a message (above 0)")
     record.add_argument("--jobs", type=at_least_one, default=4, help="sessions recorded at once (at least 1)")
     record.add_argument("--against", choices=("sdk", "engine"), default="sdk",
                         help="engine: the swap test, the simulated peers and the engine's MCP client in the SDK's "
@@ -389,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
                                              "recorded live, against the engine")
     verify.add_argument("world", help="an MCP world file (see the World files page)")
     verify.add_argument("scenarios", nargs="*", help="scenario files to play (default: a tour made from the world)")
-    verify.add_argument("--timeout", type=_seconds, default=20.0, help="seconds per session (above 0)")
+    verify.add_argument("--timeout", type=_seconds, default=20.0, help="seconds a session may go without a message (above 0)")
     verify.add_argument("--jobs", type=at_least_one, default=4, help="sessions recorded at once (at least 1)")
     args = parser.parse_args(argv)
     for limit in LIMITS:  # in the environment, so that the recorders (other processes) obey them too
