@@ -13,7 +13,8 @@ transcripts are printed as JSON on stdout, each session with its ``wire``: the l
 crossed, before any normalising; ``python -m agent_loop_sim record`` turns them into the
 committed file and its sidecar (``recordings/raw/``).
 Any failure (the server crashes or hangs, the SDK raises) exits 1 naming the session, and
-nothing is printed on stdout.
+nothing is printed on stdout. A session fails as hung once nothing has crossed its wire for
+``--timeout`` seconds (`Quiet`): however slow a busy machine is, it is never silent that long.
 """
 from __future__ import annotations
 
@@ -108,6 +109,60 @@ def servers() -> Iterator[Servers]:
         yield Servers(address, None)
     finally:
         mcp_fork_server.stop(zygote)
+
+
+class Quiet:
+    """A session's deadline, moved on by everything that crosses its wire: it fails a session that
+    goes ``allowed`` seconds with nothing crossing (a hung or dead server), never one that is only
+    slow in all (a busy machine is slow between messages, not silent)."""
+
+    #: how often the stdio tee's log (written by another process) is looked at
+    POLL = 0.1
+
+    def __init__(self, allowed: float) -> None:
+        self.allowed = allowed
+        self.scope: anyio.CancelScope | None = None
+
+    @classmethod
+    def of(cls, session: scenarios.Session, timeout: float) -> Quiet:
+        """``timeout``, plus the longest quiet spell the scenario makes on purpose: a late answer's
+        delay, or a read timeout (the server says nothing until the client gives up). Each of
+        these ends with the client saying something, so the spells never add up."""
+        spec = session.spec
+        waits = [spec.get("read_timeout_seconds") or 0]
+        waits += [action.get("read_timeout_seconds") or 0 for action in spec.get("actions", [])]
+        waits += [answer.get("delay") or 0 for answers in spec.get("answers", {}).values() for answer in answers]
+        return cls(timeout + max(waits))
+
+    @asynccontextmanager
+    async def deadline(self, log: Path | None = None) -> AsyncIterator[None]:
+        """The block, failed with ``TimeoutError`` once nothing crossed for ``allowed`` seconds;
+        with ``log``, a line added to it (by the stdio tee, in another process) crossed."""
+        with anyio.fail_after(self.allowed) as self.scope:
+            if log is None:
+                yield
+                return
+            try:
+                async with anyio.create_task_group() as group:
+                    group.start_soon(self._watch, log)
+                    yield
+                    group.cancel_scope.cancel()
+            except BaseExceptionGroup as grouped:  # the block's own failure (the watcher never raises)
+                raise grouped.exceptions[0] from None
+
+    def heard(self) -> None:
+        """Something crossed: the session has ``allowed`` seconds again."""
+        if self.scope is not None:
+            self.scope.deadline = anyio.current_time() + self.allowed
+
+    async def _watch(self, log: Path) -> None:
+        size = 0
+        while True:
+            await anyio.sleep(self.POLL)
+            now = log.stat().st_size
+            if now != size:
+                size = now
+                self.heard()
 
 
 class _Script:
@@ -320,14 +375,24 @@ async def record_client_session(session: scenarios.Session, log: Path, servers: 
         await _play(client, spec["actions"], cancel_call, log, questions, cancels_on_wire=servers is not None)
 
 
-async def record_raw_session(session: scenarios.Session, log: Path, timeout: float, servers: Servers) -> None:
-    """Write each line to the server and wait for the replies it asks for."""
+async def record_raw_session(session: scenarios.Session, log: Path, quiet: Quiet, servers: Servers) -> None:
+    """Write each line to the server and wait for the replies it asks for; every write and every
+    read moves ``quiet`` on (no tee logs these lines as they cross)."""
     async with servers.open_raw(log) as (send, receive, close):
-        await _write_raw(session, send, receive, close, log, timeout)
+        async def sent(data: bytes) -> None:
+            await send(data)
+            quiet.heard()
+
+        async def received() -> bytes:
+            data = await receive()
+            quiet.heard()
+            return data
+
+        await _write_raw(session, sent, received, close, log)
 
 
 async def _write_raw(session: scenarios.Session, send: Any, receive: Any, close: Callable[[], Awaitable[None]],
-                     log: Path, timeout: float) -> None:
+                     log: Path) -> None:
     entries: list[dict[str, str]] = []
     buffer = b""
 
@@ -357,13 +422,13 @@ async def _write_raw(session: scenarios.Session, send: Any, receive: Any, close:
             if kind in ("response", "request", "acknowledgment"):
                 waiting -= 1
     await close()
-    # Anything the server still says before it exits belongs to the session too.
-    with anyio.move_on_after(timeout):
-        while True:
-            try:
-                entries.append({"from": "server", "line": await read_line()})
-            except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
-                break
+    # Anything the server still says before it exits belongs to the session too (a server that
+    # never exits is hung: the session's `Quiet` deadline ends it).
+    while True:
+        try:
+            entries.append({"from": "server", "line": await read_line()})
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            break
     log.write_text("".join(json.dumps(e) + "\n" for e in entries))
 
 
@@ -421,14 +486,16 @@ async def record_session(session: scenarios.Session, timeout: float, servers: Se
     with tempfile.TemporaryDirectory(prefix="record-sdk-") as tmp:
         log = Path(tmp) / "wire.jsonl"
         log.touch()
+        quiet = Quiet.of(session, timeout)
         try:
-            with anyio.fail_after(timeout):
-                if session.mode == "raw":
-                    await record_raw_session(session, log, timeout, servers)
-                else:
+            if session.mode == "raw":
+                async with quiet.deadline():
+                    await record_raw_session(session, log, quiet, servers)
+            else:
+                async with quiet.deadline(log):  # the tee logs each line as it crosses
                     await record_client_session(session, log, servers)
         except TimeoutError:
-            raise RecorderError(f"session {session.name!r}: no answer within {timeout:g} s "
+            raise RecorderError(f"session {session.name!r}: nothing crossed for {quiet.allowed:g} s "
                                 f"(the server hung or crashed){_server_said(log)}") from None
         except RecorderError as exc:
             raise RecorderError(f"session {session.name!r}: {exc}") from None

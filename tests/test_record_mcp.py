@@ -1,5 +1,6 @@
 """The live MCP recorder's faults: a server that hangs or crashes fails the run, names the
-session within its timeout, and leaves the committed recording byte for byte as it was."""
+session within its timeout, and leaves the committed recording byte for byte as it was; a server
+that is only slow (each answer within the timeout, all of them well past it) is recorded."""
 from __future__ import annotations
 
 import json
@@ -32,6 +33,48 @@ def test_a_broken_server_fails_the_recording_and_nothing_is_written(project_copy
     assert committed.read_bytes() == before
     assert sorted(p.name for p in committed.parent.iterdir()) == sorted(
         p.name for p in (ROOT / "recordings").iterdir())  # no temporary files left
+
+
+_INITIALIZE = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+#: Five requests each (the handshake's among them): at 0.6 s an answer, 3 s in all.
+_SLOW_SESSIONS = [
+    {"name": "slow_client", "family": "mcp", "title": "the SDK's client", "mode": "legacy",
+     "actions": [{"op": "ping"}, {"op": "ping"}, {"op": "list", "what": "tools"}, {"op": "ping"}]},
+    {"name": "slow_raw", "family": "mcp", "title": "lines written", "mode": "raw",
+     "lines": [json.dumps(_INITIALIZE), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})]
+     + [json.dumps({"jsonrpc": "2.0", "id": i, "method": "ping"}) for i in (1, 2, 3, 4)]},
+]
+
+
+def _record_slow(tmp_path: Path, timeout: str, delay: str) -> subprocess.CompletedProcess:
+    path = tmp_path / "slow.json"
+    path.write_text(json.dumps({"recording": "slow.json", "sessions": _SLOW_SESSIONS}))
+    env = {**os.environ, "AGENT_LOOP_SIM_MCP_SERVER": f"{sys.executable} {FAKES / 'mcp_server_slow.py'}",
+           "SLOW_SECONDS": delay}
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "record_sdk.py"), str(path), "--timeout", timeout],
+                          cwd=ROOT, capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_a_slow_server_is_recorded_when_each_answer_comes_within_the_timeout(tmp_path: Path):
+    """3 s of answers in all against a 1.5 s timeout: a busy machine is slow, not silent, and its
+    sessions are not failed (the SDK's client through the tee, and lines written raw)."""
+    done = _record_slow(tmp_path, "1.5", "0.6")
+    assert done.returncode == 0, done.stderr
+    sessions = {s["name"]: s for s in json.loads(done.stdout)["sessions"]}
+    # the client: five requests and their answers, and its notifications/initialized
+    assert len(sessions["slow_client"]["messages"]) == 11
+    assert len(sessions["slow_raw"]["messages"]) == 11
+
+
+def test_a_server_slower_than_the_timeout_between_two_messages_fails_the_session(tmp_path: Path):
+    """The control: the same server, an answer taking longer than the timeout, fails the run
+    naming the session and how long nothing crossed."""
+    started = time.monotonic()
+    done = _record_slow(tmp_path, "0.5", "3")
+    assert done.returncode == 1 and done.stdout == ""
+    assert "session 'slow_" in done.stderr and "nothing crossed for 0.5 s" in done.stderr
+    assert time.monotonic() - started < 30
 
 
 def test_record_check_names_a_changed_value(project_copy: Path):
