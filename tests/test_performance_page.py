@@ -1,7 +1,8 @@
 """The Performance page is drawn from the committed benchmark runs (``benchmarks/results/runs/``)
 and shows every figure they hold; a run the page cannot trust (not a run, a quick run, a verdict
 its goal does not give) is refused with its file and JSON path; the benchmark writes what the
-page reads."""
+page reads. The runs of ``make test`` (``benchmarks/results/suite/``, here the fixtures
+``tests/data/suite_*.json``) are drawn too: each run's total against its goal, and its stages."""
 from __future__ import annotations
 
 import json
@@ -11,8 +12,8 @@ from pathlib import Path
 
 from conftest import ROOT
 
-from agent_loop_sim.site.pages.performance import (FIGURES_MARK, PERFORMANCE_PAGE, PROSE, RUNS, disagreements, load_runs,
-                                                    render_performance)
+from agent_loop_sim.site.pages.performance import (FIGURES_MARK, PERFORMANCE_PAGE, PROSE, RUNS, SUITE_RUNS,
+                                                    disagreements, load_runs, load_suite_runs, render_performance)
 
 sys.path.insert(0, str(ROOT))  # benchmarks/ is not a package of the project
 from benchmarks import figures  # noqa: E402
@@ -27,9 +28,11 @@ def test_the_committed_runs_are_read_and_the_page_shows_every_figure():
     runs, problems = load_runs(ROOT)
     assert problems == []
     assert len(runs) >= 6 and not any(r.data["quick"] for r in runs)
+    suite, problems = load_suite_runs(ROOT)  # (make test's runs, as many as are committed)
+    assert problems == []
     page, problems = render_performance(ROOT)
     assert problems == []
-    assert disagreements(page, runs) == []
+    assert disagreements(page, runs, suite) == []
     assert FIGURES_MARK not in page and page.startswith("# Performance")
     for r in runs:
         assert r.label in page
@@ -155,3 +158,118 @@ def test_the_guide_nav_has_the_page_where_the_hand_written_one_was():
 
     assert {"Performance": PERFORMANCE_PAGE} in GUIDE_PAGES
     assert not (ROOT / "docs" / PERFORMANCE_PAGE).exists()  # generated, not hand-written
+
+
+SUITE_FIXTURES = sorted((ROOT / "tests" / "data").glob("suite_*.json"))
+
+
+def with_suite_runs(tmp_path: Path) -> Path:
+    """The committed results, with the fixtures as make test's only runs (named as make test names them)."""
+    root = copy_results(tmp_path)
+    shutil.rmtree(root / SUITE_RUNS, ignore_errors=True)
+    (root / SUITE_RUNS).mkdir()
+    for fixture in SUITE_FIXTURES:
+        shutil.copy(fixture, root / SUITE_RUNS / fixture.name.removeprefix("suite_"))
+    return root
+
+
+def test_the_page_draws_each_make_test_run_its_total_and_its_stages(tmp_path):
+    assert len(SUITE_FIXTURES) == 3
+    root = with_suite_runs(tmp_path)
+    suite, problems = load_suite_runs(root)
+    assert problems == [] and [Path(r.file).name for r in suite] == [f.name.removeprefix("suite_") for f in SUITE_FIXTURES]
+    page, problems = render_performance(root)
+    assert problems == [] and disagreements(page, load_runs(root)[0], suite) == []
+    part = page[page.index("## How long `make test` takes, run by run"):page.index("## The goals, and why some are missed")]
+    assert "Each of the 3 runs, oldest first" in part and "<= 600 s (10 minutes)" in part
+    assert "Goal missed in 1 of the 3 runs." in part
+    assert "`make test` times each of its stages and writes one file per run into `benchmarks/results/suite/`" in part
+    # the table: oldest first, the total, its verdict, then each stage's wall and CPU time (the stage
+    # the oldest run did not have is an empty cell)
+    rows = [line for line in part.splitlines() if line.startswith("| 2026")]
+    assert rows == [
+        "| 2026\\-12\\-05T10:15:00Z | `5e1f0aa` | 468 s | meets | 31 s | 402 s, CPU 611 s | 71 s, CPU 52 s | "
+        "188 s, CPU 131 s | 48 s, CPU 21 s | 151 s, CPU 66 s |  | 13 s, CPU 4 s | 20 s, CPU 9 s |",
+        "| 2026\\-12\\-06T14:22:10Z | `137190c` | 541 s | meets | 29 s | 472 s, CPU 652 s | 75 s, CPU 54 s | "
+        "196 s, CPU 141 s | 50 s, CPU 22 s | 161 s, CPU 70 s | 134 s, CPU 71 s | 13 s, CPU 4 s | 22 s, CPU 10 s |",
+        "| 2026\\-12\\-07T17:30:00Z | `fe770c0` | 634 s | **misses** | 30 s | 561 s, CPU 761 s | 77 s, CPU 55 s | "
+        "205 s, CPU 150 s | 51 s, CPU 22 s | 172 s, CPU 80 s | 140 s, CPU 75 s | 13 s, CPU 4 s | 22 s, CPU 10 s |"]
+    assert ("| date | commit | total | verdict | set\\-up | pytest | swap | record | node\\-clients | site | "
+            "conformance\\-suite | check | wire\\-types |") in part
+    # the chart: one bar per figure of each run, the missed total open, the goal dashed
+    svg = part[part.index("<svg"):part.index("</svg>")]
+    assert svg.count("<rect") == (1 + 8) + (1 + 9) + (1 + 9)  # (the total and each stage the run had)
+    assert '<title>2026-12-07T17:30:00Z fe770c0: total 634 s</title>' in svg
+    assert '<title>2026-12-05T10:15:00Z 5e1f0aa: pytest 402 s, CPU 611 s</title>' in svg
+    assert svg.count('fill="none" stroke="currentColor"><title>') == 1 and 'stroke-dasharray="4 3"' in svg
+    assert "- conformance\\-suite: the official MCP conformance suite: the same verdicts" in part
+
+
+def test_a_stage_changed_in_a_make_test_run_changes_the_page(tmp_path):
+    root = with_suite_runs(tmp_path)
+    before, _ = render_performance(root)
+    newest = sorted((root / SUITE_RUNS).glob("*.json"))[-1]
+    data = json.loads(newest.read_text())
+    pytest_stage = next(f for f in data["figures"] if f["id"] == "suite.stage.pytest")
+    pytest_stage["median"] = pytest_stage["min"] = pytest_stage["max"] = 498
+    newest.write_text(json.dumps(data))
+    suite, problems = load_suite_runs(root)
+    assert problems == []
+    assert disagreements(before, [], suite) == [
+        f"make test: the page's table does not show {SUITE_RUNS.as_posix()}/{newest.name} as it is",
+        f"make test: the page's chart has no bar for suite.stage.pytest 498 s, CPU 761 s from "
+        f"{SUITE_RUNS.as_posix()}/{newest.name}"]
+    after, problems = render_performance(root)
+    assert problems == [] and after != before and disagreements(after, [], suite) == []
+    assert "| 498 s, CPU 761 s |" in after and "| 561 s, CPU 761 s |" not in after
+
+
+def suite_problems(tmp_path: Path, change) -> list[str]:  # noqa: ANN001
+    root = with_suite_runs(tmp_path)
+    path = sorted((root / SUITE_RUNS).glob("*.json"))[-1]
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+    suite, problems = load_suite_runs(root)
+    assert path.name not in [Path(r.file).name for r in suite] and len(suite) == 2
+    assert render_performance(root)[1] == problems  # (the site build fails on them)
+    assert all(p.startswith(f"{SUITE_RUNS.as_posix()}/{path.name}, at $") for p in problems)
+    return problems
+
+
+def test_a_malformed_make_test_run_is_refused_naming_its_file_and_the_json_path(tmp_path):
+    def stage(data, name):  # noqa: ANN001, ANN202
+        return next(f for f in data["figures"] if f["id"] == f"suite.stage.{name}")
+    (problem,) = suite_problems(tmp_path / "1", lambda d: stage(d, "check").update(cpu_seconds="4"))
+    assert problem.endswith("at $.figures[8].cpu_seconds: cpu_seconds (user and system time of the stage's processes) "
+                            "is a number, 0 or more")
+    (problem,) = suite_problems(tmp_path / "2", lambda d: stage(d, "site").update(unit="ms"))
+    assert problem.endswith("at $.figures[6].unit: make test's times are in seconds (s)")
+    (problem,) = suite_problems(tmp_path / "3", lambda d: stage(d, "node-clients").update(id="node-clients"))
+    assert problem.endswith("at $.figures[5].id: a figure of make test is suite.total or suite.stage.<name>")
+    (problem,) = suite_problems(tmp_path / "4", lambda d: d["figures"].pop(0))
+    assert problem.endswith("at $.figures: no suite.total (the whole run's wall time)")
+    (problem,) = suite_problems(tmp_path / "5", lambda d: d["figures"][0].update(goal=None, verdict=None))
+    assert problem.endswith("at $.figures[0].goal: suite.total has no goal")
+    # what a benchmark run is refused for, a run of make test is refused for too
+    (problem,) = suite_problems(tmp_path / "6", lambda d: d["figures"][0].update(verdict="meets"))
+    assert problem.endswith("at $.figures[0].verdict: the verdict is not what the median and the goal say (misses)")
+    (problem,) = suite_problems(tmp_path / "7", lambda d: d.update(quick=True))
+    assert "at $.quick: a quick run" in problem
+
+
+def test_a_make_test_run_that_is_not_json_is_named(tmp_path):
+    root = with_suite_runs(tmp_path)
+    (root / SUITE_RUNS / "2099-01-01T000000Z-abc1234.json").write_text("{not json")
+    suite, problems = load_suite_runs(root)
+    assert len(suite) == 3 and len(problems) == 1
+    assert problems[0].startswith(f"{SUITE_RUNS.as_posix()}/2099-01-01T000000Z-abc1234.json")
+
+
+def test_without_runs_of_make_test_the_page_says_where_they_would_come_from(tmp_path):
+    root = copy_results(tmp_path)
+    shutil.rmtree(root / SUITE_RUNS, ignore_errors=True)
+    page, problems = render_performance(root)
+    assert problems == []
+    assert ("writes one file per run into `benchmarks/results/suite/`" in page
+            and "No run of `make test` is committed yet." in page and "<svg class=\"suite-history\"" not in page)
