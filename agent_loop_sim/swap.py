@@ -98,6 +98,8 @@ def drive_sdk_server(session: Session, socket_path: str, timeout: float) -> Tran
     log: list[Message] = []
     with tempfile.TemporaryDirectory(prefix="swap-mcp-") as tmp, \
             socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        # A socket's timeout bounds each read and write, not the session: a session fails when
+        # nothing has crossed for ``timeout`` seconds, never for being slow in all.
         sock.settimeout(timeout)
         sock.connect(socket_path)
         sock.sendall(json.dumps({"stderr": str(Path(tmp) / "stderr")}).encode() + b"\n")
@@ -141,7 +143,8 @@ def drive_sdk_server(session: Session, socket_path: str, timeout: float) -> Tran
             while (line := wire.read_line()) is not None:
                 log.append(Message.from_line("server", "client", line))
         except (TimeoutError, socket.timeout):
-            raise RecorderError(f"session {session.name!r}: no answer from the SDK server within {timeout:g} s") from None
+            raise RecorderError(f"session {session.name!r}: nothing crossed for {timeout:g} s "
+                                "(the SDK server hung)") from None
     return Transcript(session.name, session.mode, session.title, normalise_mcp(log))
 
 

@@ -112,6 +112,8 @@ def drive_http(session: Session, url: str, timeout: float) -> Transcript:
     connections: list[http.client.HTTPConnection] = []
 
     def connection() -> http.client.HTTPConnection:
+        # (the timeout bounds each read and write, and a stream's wait for its next event: a
+        # session fails when nothing has crossed for ``timeout`` seconds, never for being slow in all)
         made = http.client.HTTPConnection(where.hostname, where.port, timeout=timeout)
         connections.append(made)
         return made
@@ -222,6 +224,8 @@ def drive_http(session: Session, url: str, timeout: float) -> Transcript:
                                                         *edge.session_headers()])
             response.read()
             logged.append(reply_message(response.status, response.getheaders()))
+    except TimeoutError:
+        raise RecorderError(f"session {session.name!r}: nothing crossed for {timeout:g} s (the SDK server hung)") from None
     except (OSError, http.client.HTTPException) as exc:
         raise RecorderError(f"session {session.name!r}: {type(exc).__name__}: {exc}") from None
     finally:

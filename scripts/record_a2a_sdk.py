@@ -19,10 +19,12 @@ its response (a stream's on its first event).
 
 The normalised transcripts are printed as JSON on stdout, each session with its ``wire``: every
 message as it crossed, before any normalising; ``python -m agent_loop_sim record`` turns them
-into the committed file and its sidecar (``recordings/raw/``). Any failure (a session runs past its timeout, the agent
-raises inside ``execute``/``cancel``, the SDK raises or answers what HTTP does not allow) exits 1
-with one line on stderr naming the session, and nothing on stdout. Each session runs in a child
-process, so a hung agent is stopped for sure.
+into the committed file and its sidecar (``recordings/raw/``). Any failure (nothing crosses a session's
+wire for ``--timeout`` seconds, the agent raises inside ``execute``/``cancel``, the SDK raises or
+answers what HTTP does not allow) exits 1 with one line on stderr naming the session, and nothing
+on stdout. Each session runs in a child process, so a hung agent is stopped for sure; the child
+tells the parent when something last crossed (`_crossed`), and that moves the session's deadline:
+a busy machine makes a session slow, never silent.
 
 ``AGENT_LOOP_SIM_A2A_AGENT=module:Class`` (or ``path/to/file.py:Class``) replaces the research
 agent's executor; the tests use it to check how faults are reported.
@@ -74,6 +76,17 @@ TRANSPORTS = {
 }
 PEER_TRANSPORT = "HTTP/1.1 over a local socket to a served peer, JSON-RPC binding (SSE for streams)"
 SETTLE_STEPS = 10_000
+
+#: In a session's child: when something last crossed its wire (``time.monotonic()``, one clock
+#: for every process), in memory shared with the parent, which fails the session once it is
+#: ``--timeout`` seconds old.
+_last_crossed: Any = None
+
+
+def _crossed() -> None:
+    """Something crossed the wire (a request, a reply's start, an event, a chunk of a body)."""
+    if _last_crossed is not None:
+        _last_crossed.value = time.monotonic()
 
 
 def executor_class() -> type:
@@ -173,6 +186,7 @@ async def _carry(app: Any, request: Call, on_event: OnEvent) -> tuple[Answer, bo
 
     async def send(message: dict[str, Any]) -> None:
         nonlocal sse, stopped
+        _crossed()
         if message["type"] == "http.response.start":
             response.status = message["status"]
             response.headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in message.get("headers", [])]
@@ -228,6 +242,7 @@ def _play(session: scenarios.Session, carry: Callable[[Call, OnEvent], tuple[Ans
             raise RecorderError(f"step {player.done}: {exc}") from None
         if request is None:
             break
+        _crossed()
         messages.append(request_message(request.method, request.url, request.headers, request.body, request.raw))
         content = request.content()
         wire.append({"from": "orchestrator",
@@ -316,6 +331,7 @@ def record_session_over_http(session: scenarios.Session, base_url: str,
         def carry(request: Call, on_event: OnEvent) -> tuple[Answer, bool]:
             path = "/" + request.url.split("://", 1)[-1].partition("/")[2]
             with client.stream(request.method, path, headers=request.headers, content=request.content()) as answer:
+                _crossed()  # the status line and headers
                 response = Answer(answer.status_code, [(k.decode("latin-1"), v.decode("latin-1"))
                                                        for k, v in answer.headers.raw])
                 if not answer.headers.get("content-type", "").startswith("text/event-stream"):
@@ -323,6 +339,7 @@ def record_session_over_http(session: scenarios.Session, base_url: str,
                     return response, False
                 sse, response.events = SseReader(), []
                 for chunk in answer.iter_bytes():
+                    _crossed()
                     for frame, data in sse.feed_frames(chunk):
                         response.events.append(json.loads(data))
                         if on_event(response.events[-1], response, frame):
@@ -354,7 +371,9 @@ class Peer:
 
 
 def _child(session: scenarios.Session, executor: type, conn: Connection, peer_url: str | None = None,
-           timeout: float = 20.0) -> None:
+           timeout: float = 20.0, last_crossed: Any = None) -> None:
+    global _last_crossed
+    _last_crossed = last_crossed
     logging.disable(logging.CRITICAL)  # the SDK logs handled errors as warnings; they are not faults
     try:
         if peer_url:
@@ -381,7 +400,7 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
     peer_command = os.environ.get("AGENT_LOOP_SIM_A2A_PEER")
     peers: dict[Connection, Peer] = {}
     pending = list(enumerate(sessions))
-    running: dict[Connection, tuple[int, scenarios.Session, Any, float]] = {}
+    running: dict[Connection, tuple[int, scenarios.Session, Any, Any]] = {}  # ..., its `_last_crossed`
     results: dict[int, dict[str, Any]] = {}
     try:
         while pending or running:
@@ -391,12 +410,13 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
                 peer = Peer(peer_command) if peer_command else None
                 if peer is not None:
                     peers[parent] = peer
-                process = context.Process(target=_child, args=(session, executor, child, peer and peer.url, timeout),
-                                          daemon=True)
+                crossed = context.RawValue("d", time.monotonic())
+                process = context.Process(target=_child, args=(session, executor, child, peer and peer.url, timeout,
+                                                               crossed), daemon=True)
                 process.start()
                 child.close()
-                running[parent] = (index, session, process, time.monotonic() + timeout)
-            soonest = min(deadline for *_, deadline in running.values())
+                running[parent] = (index, session, process, crossed)
+            soonest = min(crossed.value for *_, crossed in running.values()) + timeout
             for conn in wait(list(running), timeout=max(0.0, soonest - time.monotonic())):
                 index, session, process, _ = running.pop(conn)
                 try:
@@ -409,9 +429,9 @@ def record_all(sessions: list[scenarios.Session], timeout: float, jobs: int) -> 
                 if status != "ok":
                     raise RecorderError(f"session {session.name!r}: {payload}")
                 results[index] = payload
-            for conn, (index, session, process, deadline) in list(running.items()):
-                if time.monotonic() >= deadline:
-                    raise RecorderError(f"session {session.name!r}: no answer within {timeout:g} s "
+            for conn, (index, session, process, crossed) in list(running.items()):
+                if time.monotonic() >= crossed.value + timeout:
+                    raise RecorderError(f"session {session.name!r}: nothing crossed for {timeout:g} s "
                                         "(the agent hung or the SDK never finished a request)")
     finally:
         for conn, (_, _, process, _) in running.items():

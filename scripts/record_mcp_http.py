@@ -21,7 +21,9 @@ message as it crossed, before any normalising (`WireLog`); ``python -m agent_loo
 turns them into the committed file and its sidecar (``recordings/raw/``). A request the client gave
 up on before any reply began (a 2026-07-28 call that said nothing by its read timeout: the SDK's app
 starts a reply only with the first thing the server says) stands alone; any other request without a
-reply is a failure. Any failure exits 1 naming the session, nothing on stdout.
+reply is a failure. Any failure exits 1 naming the session, nothing on stdout; a session fails as
+hung once nothing has crossed (a request, a reply's start, a chunk of its body) for ``--timeout``
+seconds (`record_sdk.Quiet`).
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ import socket
 import subprocess
 import sys
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -57,7 +59,7 @@ from agent_loop_sim.mcp_http_log import (HEADERS_THAT_MATTER, event_message, in_
                                          reply_message, request_message)
 from agent_loop_sim.normalise import normalise_mcp, normalise_mcp_http  # noqa: E402
 from agent_loop_sim.transcript import Message, Transcript  # noqa: E402
-from record_sdk import record_client_session  # noqa: E402
+from record_sdk import Quiet, record_client_session  # noqa: E402
 from recorder_cli import as_captured, innermost, raw_headers, recorder_main  # noqa: E402
 from sse_reader import SseReader  # noqa: E402
 
@@ -81,10 +83,10 @@ class WireLog:
     Each message's wire entry (``wire``, by the message's ``id``) is what crossed before any
     normalising: its body's text (``body``, null for none) or its SSE event's frame (``frame``,
     null for a stream that ended with no event), and the envelope it carries with the kept
-    headers as written (`as_captured`)."""
+    headers as written (`as_captured`). ``heard`` is told of everything that crosses, as it does."""
 
-    def __init__(self, log: Path) -> None:
-        self.log = log
+    def __init__(self, log: Path, heard: Callable[[], None] = lambda: None) -> None:
+        self.log, self.heard = log, heard
         self.exchanges: list[list[Message]] = []
         self.session_ids: list[str] = []
         self.wire: dict[int, dict[str, Any]] = {}
@@ -159,6 +161,7 @@ class _LoggedStream(httpx2.AsyncByteStream):
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         async for chunk in self.inner:
+            self.wire.heard()
             if self.sse is not None:
                 for frame, data in self.sse.feed_frames(chunk):
                     self._log_event(frame, data)
@@ -197,6 +200,7 @@ class LoggingTransport(httpx2.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         await request.aread()
         exchange = self.wire.request(request)
+        self.wire.heard()
         try:
             response = await self.inner.handle_async_request(request)
         except anyio.get_cancelled_exc_class():
@@ -204,6 +208,7 @@ class LoggingTransport(httpx2.AsyncBaseTransport):
             # exchange has no reply, which the transcript shows as its request alone.
             self.wire.abandoned.add(id(exchange[0]))
             raise
+        self.wire.heard()  # the reply's status line and headers
         headers = raw_headers(response.headers)
         stream = _LoggedStream(response.stream, self.wire, exchange, response.status_code, headers)
         return httpx2.Response(response.status_code, headers=response.headers, stream=stream,
@@ -297,9 +302,10 @@ async def record_session(session: scenarios.Session, timeout: float) -> dict[str
     with tempfile.TemporaryDirectory(prefix="record-mcp-http-") as tmp:
         log = Path(tmp) / "wire.jsonl"
         log.touch()
-        wire = WireLog(log)
+        quiet = Quiet.of(session, timeout)
+        wire = WireLog(log, quiet.heard)
         try:
-            with anyio.fail_after(timeout):
+            async with quiet.deadline():
                 async with served(log) as url:
                     if session.mode == "raw":
                         await record_raw_session(session, url, wire)
@@ -309,7 +315,7 @@ async def record_session(session: scenarios.Session, timeout: float) -> dict[str
                             await record_client_session(session, log, None,
                                                         connect=streamable_http_client(url, http_client=http))
         except TimeoutError:
-            raise RecorderError(f"session {session.name!r}: no answer within {timeout:g} s") from None
+            raise RecorderError(f"session {session.name!r}: nothing crossed for {quiet.allowed:g} s") from None
         except RecorderError as exc:
             raise RecorderError(f"session {session.name!r}: {exc}") from None
         except Exception as exc:

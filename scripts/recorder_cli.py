@@ -33,7 +33,7 @@ def recorder_main(*, prog: str, family: str, package: str, transport: str | Call
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("scenarios")
     parser.add_argument("--session", action="append", default=[], help="only this session (repeatable)")
-    parser.add_argument("--timeout", type=float, default=20.0, help="seconds per session")
+    parser.add_argument("--timeout", type=float, default=20.0, help="seconds a session may go without a message")
     parser.add_argument("--jobs", type=int, default=4, help="sessions recorded at once")
     args = parser.parse_args(argv)
     if args.jobs < 1 or not args.timeout > 0:
