@@ -141,3 +141,24 @@ def test_each_session_has_a_fresh_server_that_no_earlier_session_touched():
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [[1], [1], [1, 2]]
+
+
+# --- over Streamable HTTP, the same rule: each request, reply and chunk of a body moves the deadline ---
+@pytest.mark.parametrize("fake, code, said", [("mcp_http_slow.py", 0, ""),
+                                              ("mcp_http_hangs.py", 1, "session 'slow_http': nothing crossed for 2 s")])
+def test_over_http_a_slow_server_is_recorded_and_a_hung_one_fails(tmp_path: Path, fake: str, code: int, said: str):
+    """Five requests at 0.6 s an answer against a 2 s timeout are recorded; a server that takes
+    the connection and never answers fails the run, naming the session."""
+    path = tmp_path / "slow.json"
+    path.write_text(json.dumps({"recording": "slow.json", "transport": "http",
+                                "sessions": [dict(_SLOW_SESSIONS[0], name="slow_http")]}))
+    env = {**os.environ, "AGENT_LOOP_SIM_MCP_HTTP_PEER": f"{sys.executable} {FAKES / fake}", "SLOW_SECONDS": "0.6"}
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "record_mcp_http.py"), str(path), "--timeout", "2"],
+                          cwd=ROOT, capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == code, done.stderr
+    assert said in done.stderr and "Traceback" not in done.stderr
+    if code == 0:
+        (session,) = json.loads(done.stdout)["sessions"]
+        assert sum(m["from"] == "server" for m in session["messages"]) >= 5  # every request answered
+    assert time.monotonic() - started < 60
