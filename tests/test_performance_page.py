@@ -6,6 +6,7 @@ page reads. The runs of ``make test`` (``benchmarks/results/suite/``, here the f
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -184,18 +185,25 @@ def test_the_page_draws_each_make_test_run_its_total_and_its_stages(tmp_path):
     assert "Each of the 3 runs, oldest first" in part and "<= 600 s (10 minutes)" in part
     assert "Goal missed in 1 of the 3 runs." in part
     assert "`make test` times each of its stages and writes one file per run into `benchmarks/results/suite/`" in part
-    # the table: oldest first, the total, its verdict, then each stage's wall and CPU time (the stage
-    # the oldest run did not have is an empty cell)
-    rows = [line for line in part.splitlines() if line.startswith("| 2026")]
+    # the table: oldest first, the total and its verdict, then each stage's wall time / CPU time in
+    # seconds (the set-up's CPU time is not measured; the stage the oldest run did not have is a dash);
+    # each cell names its column, for a phone
+    assert re.findall(r"<th>(.*?)</th>", part) == ["date (UTC)", "commit", "total", "verdict", "set-up", "pytest",
+                                                   "swap", "record", "node-clients", "site", "conformance-suite",
+                                                   "check", "wire-types"]
+    body = part[part.index("<tbody>"):part.index("</tbody>")]
+    rows = [[re.sub("<span style=\"white-space: nowrap\">(.*?)</span>", r"\1", cell).replace("\xa0", " ")
+             for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)] for row in body.split("</tr>")[:-1]]
     assert rows == [
-        "| 2026\\-12\\-05T10:15:00Z | `5e1f0aa` | 468 s | meets | 31 s | 402 s, CPU 611 s | 71 s, CPU 52 s | "
-        "188 s, CPU 131 s | 48 s, CPU 21 s | 151 s, CPU 66 s |  | 13 s, CPU 4 s | 20 s, CPU 9 s |",
-        "| 2026\\-12\\-06T14:22:10Z | `137190c` | 541 s | meets | 29 s | 472 s, CPU 652 s | 75 s, CPU 54 s | "
-        "196 s, CPU 141 s | 50 s, CPU 22 s | 161 s, CPU 70 s | 134 s, CPU 71 s | 13 s, CPU 4 s | 22 s, CPU 10 s |",
-        "| 2026\\-12\\-07T17:30:00Z | `fe770c0` | 634 s | **misses** | 30 s | 561 s, CPU 761 s | 77 s, CPU 55 s | "
-        "205 s, CPU 150 s | 51 s, CPU 22 s | 172 s, CPU 80 s | 140 s, CPU 75 s | 13 s, CPU 4 s | 22 s, CPU 10 s |"]
-    assert ("| date | commit | total | verdict | set\\-up | pytest | swap | record | node\\-clients | site | "
-            "conformance\\-suite | check | wire\\-types |") in part
+        ["2026-12-05 10:15:00", "<code>5e1f0aa</code>", "468", "meets", "31", "402 / 611", "71 / 52", "188 / 131",
+         "48 / 21", "151 / 66", "\u2014", "13 / 4", "20 / 9"],
+        ["2026-12-06 14:22:10", "<code>137190c</code>", "541", "meets", "29", "472 / 652", "75 / 54", "196 / 141",
+         "50 / 22", "161 / 70", "134 / 71", "13 / 4", "22 / 10"],
+        ["2026-12-07 17:30:00", "<code>fe770c0</code>", "634", "<strong>misses</strong>", "30", "561 / 761", "77 / 55",
+         "205 / 150", "51 / 22", "172 / 80", "140 / 75", "13 / 4", "22 / 10"]]
+    # (each on one line: the day, the time; no break around a slash)
+    assert '<td><span style="white-space: nowrap">2026-12-07</span> 17:30:00</td>' in body
+    assert '<td data-label="pytest">561\xa0/\xa0761</td>' in body  # (one line: no break around the slash)
     # the chart: one bar per figure of each run, the missed total open, the goal dashed
     svg = part[part.index("<svg"):part.index("</svg>")]
     assert svg.count("<rect") == (1 + 8) + (1 + 9) + (1 + 9)  # (the total and each stage the run had)
@@ -221,7 +229,7 @@ def test_a_stage_changed_in_a_make_test_run_changes_the_page(tmp_path):
         f"{SUITE_RUNS.as_posix()}/{newest.name}"]
     after, problems = render_performance(root)
     assert problems == [] and after != before and disagreements(after, [], suite) == []
-    assert "| 498 s, CPU 761 s |" in after and "| 561 s, CPU 761 s |" not in after
+    assert '<td data-label="pytest">498\xa0/\xa0761</td>' in after and "561\xa0/\xa0761" not in after
 
 
 def suite_problems(tmp_path: Path, change) -> list[str]:  # noqa: ANN001

@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from ...errors import InputError
 from ...jsonio import json_path, load_json
+from ..parts import rawhtml
 from ..parts.markdown import code, table, text
 
 PERFORMANCE_PAGE = "guide/performance.md"
@@ -362,26 +363,50 @@ def _seconds(figure: dict[str, Any]) -> str:
     return spread(figure)
 
 
-def _stage_cell(figure: dict[str, Any] | None) -> str:
-    """A stage's wall time, then its CPU time; empty where the run had no such stage."""
-    if figure is None:
-        return ""
+def _time_said(figure: dict[str, Any]) -> str:
+    """A stage's wall time, then its CPU time where the run measured it: ``402 s, CPU 611 s``."""
     shown = _seconds(figure)
     if figure.get("cpu_seconds") is not None:
         shown += f", CPU {number(figure['cpu_seconds'], figure.get('digits'))} s"
     return shown
 
 
+def _time_cell(figure: dict[str, Any] | None) -> str:
+    """A time in the table, in seconds: the median, then after a slash its CPU time where the run
+    measured it (``402 / 611``, kept on one line); a dash where the run had no such stage."""
+    if figure is None:
+        return "\u2014"
+    shown = number(figure["median"], figure.get("digits"))
+    if figure.get("cpu_seconds") is not None:
+        shown += f"\u00a0/\u00a0{number(figure['cpu_seconds'], figure.get('digits'))}"
+    return shown
+
+
+def _suite_head(stages: dict[str, str]) -> list[str]:
+    return ["date (UTC)", "commit", "total", "verdict", *[rawhtml.text(t) for t in stages.values()]]
+
+
 def _suite_row(run: BenchmarkRun, stages: dict[str, str]) -> list[str]:
+    """A run's row (HTML cells: the table is HTML, so that a phone shows each cell after its column's name)."""
     figures = _by_id(run)
     total = figures[SUITE_TOTAL]
-    return [text(run.data["date"]), code(run.data["commit"]), _seconds(total), _verdict_cell(total),
-            *[_stage_cell(figures.get(sid)) for sid in stages]]
+    day, _, time = run.data["date"].partition("T")  # (the writer's dates are UTC: the column says so)
+    when = f'<span style="white-space: nowrap">{rawhtml.text(day)}</span> {rawhtml.text(time.removesuffix("Z"))}'
+    verdict = "" if total.get("verdict") is None else (
+        "meets" if total["verdict"] == "meets" else "<strong>misses</strong>")
+    return [when.strip(), rawhtml.code(run.data["commit"]), _time_cell(total), verdict,
+            *[_time_cell(figures.get(sid)) for sid in stages]]
+
+
+def _suite_row_html(run: BenchmarkRun, stages: dict[str, str]) -> str:
+    """The run's row as the table writes it."""
+    whole = rawhtml.table_html(_suite_head(stages), [_suite_row(run, stages)])
+    return whole[whole.index("<tr>", whole.index("<tbody>")):whole.rindex("</tr>") + len("</tr>")]
 
 
 def _bar_title(run: BenchmarkRun, label: str, figure: dict[str, Any]) -> str:
     """What a bar says when pointed at: the run, the row, the time."""
-    return html.escape(f"{run.data['date']} {run.data['commit']}: {label} {_stage_cell(figure)}", quote=False)
+    return html.escape(f"{run.data['date']} {run.data['commit']}: {label} {_time_said(figure)}", quote=False)
 
 
 def suite_chart(suite: list[BenchmarkRun], stages: dict[str, str]) -> str:
@@ -390,7 +415,8 @@ def suite_chart(suite: list[BenchmarkRun], stages: dict[str, str]) -> str:
     for each stage. Each row has its own scale, from zero to its longest time (or its goal), so
     that a stage that grows is seen growing, whatever its size; the newest time stands at its right."""
     rows = [(SUITE_TOTAL, "total"), *stages.items()]
-    width, label_w, value_w, gap = 680, max(80, min(240, 12 + 6.4 * max(len(label) for _, label in rows))), 64, 6
+    longest = max(len(label) for _, label in rows)
+    width, label_w, value_w, gap = 680, round(min(240, 16 + 6 * longest)), 52, 6  # (about 6 px a letter at 12 px)
     heights = [72] + [26] * len(stages)
     height = sum(heights) + gap * len(stages) + 18
     slot = (width - label_w - value_w) / len(suite)
@@ -406,7 +432,7 @@ def suite_chart(suite: list[BenchmarkRun], stages: dict[str, str]) -> str:
         values = [f[rid]["median"] for f in figures if rid in f] + ([bound] if bound is not None else [])
         y = _scale(0, max(values) or 1.0, top + (14 if bound is not None else 2), bottom)
         middle = round((top + bottom) / 2, 1)
-        out.append(f'<text x="0" y="{middle}" dy="0.35em" font-size="11" fill="currentColor">{html.escape(label)}</text>')
+        out.append(f'<text x="0" y="{middle}" dy="0.35em" font-size="12" fill="currentColor">{html.escape(label)}</text>')
         out.append(f'<line x1="{label_w}" y1="{bottom}" x2="{width - value_w}" y2="{bottom}" stroke="currentColor" '
                    'stroke-opacity="0.3"/>')
         for x, run, f in zip(xs, suite, figures):
@@ -420,7 +446,7 @@ def suite_chart(suite: list[BenchmarkRun], stages: dict[str, str]) -> str:
         if bound is not None:
             out += _goal_line(y(bound), label_w, width - value_w, newest_total)
         if rid in figures[-1]:
-            out.append(f'<text x="{width}" y="{middle}" dy="0.35em" text-anchor="end" font-size="11" '
+            out.append(f'<text x="{width}" y="{middle}" dy="0.35em" text-anchor="end" font-size="12" '
                        f'fill="currentColor">{html.escape(_seconds(figures[-1][rid]))}</text>')
         top = bottom + gap
     every = max(1, math.ceil(66 / slot))  # a date under every run there is room for, the newest always
@@ -441,21 +467,22 @@ def render_suite_times(suite: list[BenchmarkRun]) -> str:
     stages = suite_stages(suite)
     total = _by_id(suite[-1])[SUITE_TOTAL]
     bound = _bound(total)
-    minutes = f" ({int(bound // 60)} minutes)" if bound is not None and bound % 60 == 0 else ""
+    minutes = "" if bound is None or bound % 60 else f" ({int(bound // 60)} minute{'s' if bound != 60 else ''})"
     missed = sum(_by_id(run)[SUITE_TOTAL]["verdict"] == "misses" for run in suite)
     out += [where, "",
             f"Each of the {len(suite)} runs, oldest first: the whole run's wall time against its goal, "
             f"{goal_text(total)}{minutes}, then each stage's. The stages run partly at the same time, so "
-            "their times add up to more than the total. In the chart each row has a scale of its own, from "
-            "zero to its longest time (the goal's, for the total), so that a stage that grows is seen growing "
-            "whatever its size; the newest run's time stands at the right, and a missed goal is an open bar. "
+            "their times do not add up to the total. In the chart each row has a scale of its own, from zero "
+            "to its longest time (for the total, to its goal where that is longer), so that a stage that grows "
+            "is seen growing whatever its size; the newest run's time stands at the right, and a missed goal "
+            "is an open bar. "
             + (f"Goal missed in {missed} of the {len(suite)} runs." if missed else "Every run met its goal."), "",
             '<figure class="suite-history">' + suite_chart(suite, stages) + "</figure>", "",
-            "Each stage's cell gives its wall time, then, where the run measured it, its CPU time: the user and "
-            "system time of its processes: more than the wall time where they ran on both cores at once, less "
-            "where they waited (for a peer, a server, a browser or a free core).", "",
-            table(["date", "commit", "total", "verdict", *[text(t) for t in stages.values()]],
-                  [_suite_row(run, stages) for run in suite]), "",
+            "In the table, times are in seconds: the total's wall time, and each stage's wall time, then, "
+            "after a slash, its CPU time where the run measured it (the user and system time of the stage's "
+            "processes: more than its wall time where they ran on both cores at once, less where they waited "
+            "for a peer, a server, a browser or a free core); a dash where the run had no such stage.", "",
+            rawhtml.table(_suite_head(stages), [_suite_row(run, stages) for run in suite]), "",
             "What each row measures (as the newest run that timed it says):", "",
             f"- total: {text(total['compares'])}",
             *[f"- {text(title)}: {text(_compares(suite, sid))}" for sid, title in stages.items()], ""]
@@ -501,10 +528,10 @@ def disagreements(page: str, runs: list[BenchmarkRun], suite: list[BenchmarkRun]
     suite = suite or []
     stages = suite_stages(suite)
     for run in suite:
-        if "| " + " | ".join(_suite_row(run, stages)) + " |" not in page:
+        if _suite_row_html(run, stages) not in page:
             out.append(f"make test: the page's table does not show {run.file} as it is")
         for f in run.data["figures"]:
             label = "total" if f["id"] == SUITE_TOTAL else stages[f["id"]]
             if f"<title>{_bar_title(run, label, f)}</title>" not in page:
-                out.append(f"make test: the page's chart has no bar for {f['id']} {_stage_cell(f)} from {run.file}")
+                out.append(f"make test: the page's chart has no bar for {f['id']} {_time_said(f)} from {run.file}")
     return out
