@@ -11,7 +11,10 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_COMPILE_BYTECODE := 1
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup serve build test record check bench mutation browser clean
+.PHONY: setup serve build test quick record check bench mutation browser clean
+
+# When make began: the suite times its set-up from here (benchmarks/suite.py --since).
+STARTED := $(shell date +%s.%N)
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -53,20 +56,20 @@ build: setup
 browser:
 	bash scripts/ensure_chromium.sh
 
-# engine = committed, live SDK = committed, the swap test (simulated peers and the engine's
-# client where the SDK's stood) = committed, clients nobody here wrote (the MCP TypeScript SDK's,
-# the A2A JavaScript SDK's) see the simulated peers as the SDK's, the official MCP conformance
-# suite gives the SDK's server and serve mcp --http the same verdicts, the strict site build, then
-# the test suite (its 20 slowest tests listed: where the time goes).
-test: setup browser
-	$(VENV)/bin/python -m agent_loop_sim check
-	$(VENV)/bin/python -m agent_loop_sim record --check
-	$(VENV)/bin/python scripts/validate_wire.py --check
-	$(VENV)/bin/python -m agent_loop_sim record --against engine --check
-	node --test tests/node/
-	$(VENV)/bin/python scripts/mcp_conformance_suite.py --check
-	$(VENV)/bin/mkdocs build --strict
-	$(VENV)/bin/python -m pytest --durations=20
+# The whole check (benchmarks/suite.py's table of stages, run side by side and timed, the times
+# written to benchmarks/results/suite/): engine = committed, live SDK = committed, the swap test
+# (simulated peers and the engine's client where the SDK's stood) = committed, clients nobody
+# here wrote (the MCP TypeScript SDK's, the A2A JavaScript SDK's) see the simulated peers as the
+# SDK's, the official MCP conformance suite gives the SDK's server and serve mcp --http the same
+# verdicts, the strict site build, and the test suite. The set-up's parts are independent too.
+test:
+	$(MAKE) --no-print-directory -j4 setup browser
+	$(VENV)/bin/python benchmarks/suite.py --since $(STARTED)
+
+# The inner loop, for a change to the model: the engine against every committed recording, the
+# site's pages as Markdown, and the tests that need no live SDK, browser or site build.
+quick: setup
+	$(VENV)/bin/python benchmarks/suite.py --quick
 
 record: setup
 	$(VENV)/bin/python -m agent_loop_sim record

@@ -29,6 +29,7 @@ import shlex
 import signal
 import sys
 from pathlib import Path
+from concurrent.futures import ThreadPoolExecutor
 from typing import TextIO
 
 from . import engine, swap
@@ -40,15 +41,18 @@ from .project import Project
 from .protocols import FAMILIES
 from .recording import Recording, load_recording
 from .scenarios import ScenarioFile
+from .transcript import Transcript
 from .staging import write_tree
 from .as_sent import FOLDER, encode_sidecar, read_sidecar, sidecar_path
-from .live import record_live, record_live_with_wire
+from .live import Planned, record_many
 from .live import release_label as _label
 from .serve import add_arguments as add_serve_arguments
 from .serve import run as run_peer
 from .verify import verify as verify_world
 
 EXIT_DIFFERENT, EXIT_BAD_INPUT = 1, 2
+#: Recorder processes at once: a recorder mostly waits on its servers, so more of them than cores.
+RECORDERS = 2 * (os.cpu_count() or 1)
 EXIT_READER_GONE = 128 + signal.SIGPIPE  # 141, as the shell reports a command SIGPIPE ended
 
 
@@ -152,8 +156,9 @@ def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int
     """The swap test (:mod:`.swap`): the simulated peers where the SDK's stood, and the engine's
     MCP client where the SDK's stood. It compares only; nothing is written."""
     peers = {"mcp": args.mcp_peer, "a2a": args.a2a_peer}
-    results = []
-    for file in project.scenario_files(args.scenarios):
+    files = project.scenario_files(args.scenarios)
+    plan, shown_as = [], []
+    for file in files:
         command = peers[file.family]
         if file.transport == "http" and command == swap.MCP_PEER:
             command = swap.MCP_HTTP_PEER  # (the same peer, over the file's transport)
@@ -166,23 +171,33 @@ def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int
             # (named on its command line: the SDK's stdio client starts a server with a bare environment)
             command = f"{command} --world {shlex.quote(str(Path(file.world).resolve()))}"
             shown += f" --world {project.relative(file.world)}"
-        live = record_live(project, file, args.timeout, args.jobs,
-                           env=swap.peer_environment(file.family, command, file.transport))
-        client = {"mcp": "the SDK's client", "a2a": "the recorder's orchestrator over HTTP"}[file.family]
-        results.append(_same_as_committed(project, file, live, f"{client} against `{shown}`"))
-        if file.family == "mcp" and file.transport == "http":
+        plan.append(Planned(file, env=swap.peer_environment(file.family, command, file.transport)))
+        shown_as.append(shown)
+
+    def drive(file: ScenarioFile) -> list[Transcript]:
+        """The other direction: the engine's client against the SDK's fixture server."""
+        if file.transport == "http":
             from .swap_http import drive_all_http
 
-            driven = drive_all_http(project.root, list(file.sessions), args.timeout, file.world)
-            recording = Recording(live.family, live.sdk, live.transport, live.scenarios, driven)
+            return drive_all_http(project.root, list(file.sessions), args.timeout, file.world, args.jobs)
+        return swap.drive_all(project.root, list(file.sessions), args.timeout, args.jobs, file.world)
+
+    # Both directions at once: each waits on its peers' processes more than it computes.
+    with ThreadPoolExecutor(args.recorders) as pool:
+        driven = [pool.submit(drive, file) if file.family == "mcp" else None for file in files]
+        lives = record_many(project, plan, args.timeout, args.jobs, args.recorders)
+        drives = [future and future.result() for future in driven]
+    results = []
+    for file, shown, (live, _), transcripts in zip(files, shown_as, lives, drives):
+        client = {"mcp": "the SDK's client", "a2a": "the recorder's orchestrator over HTTP"}[file.family]
+        results.append(_same_as_committed(project, file, live, f"{client} against `{shown}`"))
+        if transcripts is not None:
+            over = " over HTTP" if file.transport == "http" else ""
+            recording = Recording(live.family, live.sdk, live.transport if over else "stdio", live.scenarios,
+                                  transcripts)
             results.append(_same_as_committed(project, file, recording,
-                                              "the engine's client against the SDK's fixture server over HTTP",
+                                              f"the engine's client against the SDK's fixture server{over}",
                                               only_played=True))
-        elif file.family == "mcp":
-            driven = swap.drive_all(project.root, list(file.sessions), args.timeout, args.jobs, file.world)
-            recording = Recording(live.family, live.sdk, "stdio", live.scenarios, driven)
-            results.append(_same_as_committed(project, file, recording,
-                                              "the engine's client against the SDK's fixture server", only_played=True))
     return 0 if all(results) else EXIT_DIFFERENT
 
 
@@ -201,7 +216,8 @@ def cmd_record(project: Project, args: argparse.Namespace) -> int:
     else:  # the committed wire lines must be there, each aligned with its recording (first: recording takes minutes)
         for file, release in plan:
             _sidecar_aligned(project, project.recording_path(file, release))
-    recorded = [record_live_with_wire(project, f, args.timeout, args.jobs, r) for f, r in plan]  # all, before any write
+    recorded = record_many(project, [Planned(f, r) for f, r in plan], args.timeout, args.jobs,
+                           args.recorders)  # all, before any write
     if args.check:
         # The normal form only: the wire lines hold the run's own ids and times.
         same = [_same_as_committed(project, file, recording, "the live SDK", release=release)
@@ -368,7 +384,9 @@ def main(argv: list[str] | None = None) -> int:
     record.add_argument("--check", action="store_true", help="compare with the committed files, write nothing")
     record.add_argument("--release", help="only this SDK release (default: every release the model speaks)")
     record.add_argument("--timeout", type=_seconds, default=20.0, help="seconds a session may go without a message (above 0)")
-    record.add_argument("--jobs", type=at_least_one, default=4, help="sessions recorded at once (at least 1)")
+    record.add_argument("--jobs", type=at_least_one, default=4, help="sessions a recorder process plays at once (at least 1)")
+    record.add_argument("--recorders", type=at_least_one, default=RECORDERS,
+                        help=f"recorder processes at once (at least 1; default {RECORDERS})")
     record.add_argument("--against", choices=("sdk", "engine"), default="sdk",
                         help="engine: the swap test, the simulated peers and the engine's MCP client in the SDK's "
                              "place (with --check)")

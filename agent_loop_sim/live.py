@@ -8,7 +8,8 @@ keeps beside the recording, `agent_loop_sim.as_sent`).
 from __future__ import annotations
 
 import sys
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NamedTuple
 
 from .errors import RecorderError
 from .jsonio import parse_json
@@ -32,15 +33,64 @@ def record_live(project: Project, file: ScenarioFile, timeout: float, jobs: int,
     return record_live_with_wire(project, file, timeout, jobs, release, env)[0]
 
 
+#: The most sessions one recorder process is given: a longer file is recorded by several processes
+#: at once, each given a run of its sessions (they are independent: each session has a fresh
+#: server) and their recordings joined in the file's order. The HTTP recorder plays its sessions
+#: one after another (see ``scripts/record_mcp_http.py``), and a recorder waits on its servers
+#: more than it computes, so even on two cores the processes overlap their waits.
+SESSIONS_PER_PROCESS = 40
+
+
+class Planned(NamedTuple):
+    """One recording to make: a scenario file, by a release (``None``: the pinned one), against a
+    peer ``env`` names (`swap`; ``None``: the SDK's own)."""
+    file: ScenarioFile
+    release: str | None = None
+    env: dict[str, str] | None = None
+
+
+def record_many(project: Project, plan: list[Planned], timeout: float, jobs: int,
+                processes: int) -> list[tuple[Recording, Wire]]:
+    """`record_live_with_wire` for each of ``plan``, up to ``processes`` recorder processes at once
+    (a long file split as `SESSIONS_PER_PROCESS` says), in ``plan``'s order. The first failure in
+    that order is raised, once every process has ended."""
+    shards = [(n, [s.name for s in item.file.sessions[i:i + SESSIONS_PER_PROCESS]])
+              for n, item in enumerate(plan) for i in range(0, len(item.file.sessions), SESSIONS_PER_PROCESS)]
+
+    def one(shard: tuple[int, list[str]]) -> tuple[Recording, Wire]:
+        item = plan[shard[0]]
+        whole = len(shard[1]) == len(item.file.sessions)
+        return record_live_with_wire(project, item.file, timeout, jobs, item.release, item.env,
+                                     sessions=None if whole else shard[1])
+
+    with ThreadPoolExecutor(max(1, processes)) as pool:
+        futures = [pool.submit(one, shard) for shard in shards]
+        done = [f.exception() or f.result() for f in futures]  # (all ended before anything is raised)
+    for result in done:
+        if isinstance(result, BaseException):
+            raise result
+    joined: list[tuple[Recording, Wire]] = []
+    for n, _ in enumerate(plan):
+        parts = [result for (m, _), result in zip(shards, done) if m == n]
+        first = parts[0][0]
+        recording = Recording(first.family, first.sdk, first.transport, first.scenarios,
+                              [t for r, _ in parts for t in r.sessions])
+        joined.append((recording, [line for _, w in parts for line in w]))
+    return joined
+
+
 def record_live_with_wire(project: Project, file: ScenarioFile, timeout: float, jobs: int,
-                          release: str | None = None, env: dict[str, str] | None = None) -> tuple[Recording, Wire]:
-    """`record_live`, and the wire lines of each session, one per message of the recording."""
+                          release: str | None = None, env: dict[str, str] | None = None,
+                          sessions: list[str] | None = None) -> tuple[Recording, Wire]:
+    """`record_live`, and the wire lines of each session, one per message of the recording;
+    only the ``sessions`` named, when given, in the file's order."""
     script = project.root / FAMILIES[file.family].recorder_for(file.transport)
     python = project.release_python(file.family, release)
     if python is not None and not python.exists():
         raise RecorderError(f"{project.relative(python)} is missing: `make setup` builds the environment "
                             f"that {release_label((file.family, release or ''))[2:-1]} is recorded with")
     command = [str(python or sys.executable), str(script), file.path, "--timeout", str(timeout), "--jobs", str(jobs)]
+    command += [f"--session={name}" for name in sessions or ()]  # (a name may start with "-")
     done = run_owned(command, cwd=project.root, env=world_environment(file.world, env))
     if done.returncode != 0:
         raise RecorderError(f"{project.relative(file.path)}{release_label((file.family, release)) if release else ''}: "

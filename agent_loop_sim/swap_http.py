@@ -1,5 +1,5 @@
 """The swap test's third part over Streamable HTTP: the engine's MCP client model driving the SDK's
-fixture server over HTTP (``conformance/sdk_http_server.py``, a fresh process per session).
+fixture server over HTTP (``conformance/sdk_http_server.py``, a fresh server process per session).
 
 The edge only: the client model (`protocols.mcp.session.client_for`) says what to send, its
 transport model (`protocols.mcp.http_transport.ClientOverHttp`) which headers; this module moves
@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -235,21 +236,60 @@ def drive_http(session: Session, url: str, timeout: float) -> Transcript:
     return Transcript(session.name, session.mode, session.title, normalise_mcp_http(normalise_mcp(messages)))
 
 
-def drive_all_http(root: Path, sessions: list[Session], timeout: float, world: str | None = None) -> list[Transcript]:
-    """Every client session of ``sessions`` against a fresh SDK fixture server over HTTP each."""
-    out = []
-    for session in sessions:
-        if session.mode == "raw":
-            continue
-        process = subprocess.Popen([sys.executable, str(root / SDK_HTTP_SERVER)], stdout=subprocess.PIPE,
-                                   stderr=subprocess.DEVNULL, cwd=root, env=world_environment(world))
+class _ForkedServers:
+    """The SDK's fixture server over HTTP, a fresh one per session: forks of one process that
+    imported the SDK once (``sdk_http_server.py --fork``), each ended as a terminal ends a server."""
+
+    def __init__(self, root: Path, world: str | None) -> None:
+        # In a session of its own, so that a terminal's Ctrl-C reaches only the CLI, which ends it
+        # (its servers end with it: they end when its stdin does).
+        self.process = subprocess.Popen([sys.executable, str(root / SDK_HTTP_SERVER), "--fork"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=root, text=True,
+                                        env=world_environment(world), start_new_session=True)
+        self.lock = threading.Lock()  # one line out, one line back: a session's request and its answer
+        if self._said() != "ready":
+            self.close()
+            raise RecorderError("the SDK's fixture server over HTTP did not start")
+
+    def _said(self, line: str | None = None) -> str:
+        assert self.process.stdin is not None and self.process.stdout is not None
         try:
-            assert process.stdout is not None
-            url = process.stdout.readline().decode().strip()
-            if not url.startswith("http"):
-                raise RecorderError("the SDK's fixture server over HTTP did not start")
-            out.append(drive_http(session, url, timeout))
+            if line is not None:
+                self.process.stdin.write(line + "\n")
+                self.process.stdin.flush()
+            return self.process.stdout.readline().strip()
+        except OSError:  # (it ended: a broken pipe)
+            return ""
+
+    def drive(self, session: Session, timeout: float) -> Transcript:
+        with self.lock:
+            pid, _, url = self._said("new").partition(" ")
+        if not url.startswith("http"):
+            raise RecorderError("the SDK's fixture server over HTTP did not start")
+        try:
+            return drive_http(session, url, timeout)
         finally:
-            process.terminate()
-            process.wait()
-    return out
+            with self.lock:
+                self._said(f"end {pid}")
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()  # the servers still serving end with it
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def drive_all_http(root: Path, sessions: list[Session], timeout: float, world: str | None = None,
+                   jobs: int = 1) -> list[Transcript]:
+    """Every client session of ``sessions`` against a fresh SDK fixture server over HTTP each,
+    ``jobs`` at once (each server is a process of its own: nothing of one session reaches another)."""
+    played = [s for s in sessions if s.mode != "raw"]
+    servers = _ForkedServers(root, world)
+    try:
+        with ThreadPoolExecutor(max(1, jobs)) as pool:
+            return list(pool.map(lambda s: servers.drive(s, timeout), played))
+    finally:
+        servers.close()
