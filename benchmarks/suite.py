@@ -154,8 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     began = time.time()
     results = run_all(stages)
     ended = time.time()
-    setup = began - args.since if args.since else None
-    total = ended - (args.since or began)
+    setup = None if args.since is None else began - args.since
+    total = ended - (began if args.since is None else args.since)
     print("\n===== the stages, longest first (they ran side by side)")
     for r in sorted(results, key=lambda r: -r.seconds):
         print(f"  {'passed' if r.returncode == 0 else 'FAILED':6}  {r.seconds:7.1f} s wall  {r.cpu_seconds:7.1f} s CPU  "
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.no_write or args.only or args.quick):  # a partial run is no point of the history
         data = figures.run_data(suite_figures(results, total, setup), "make test", quick=False)
         path = figures.write_run(data, SUITE)
-        print(f"wrote {path.relative_to(ROOT)}")
+        print(f"wrote {os.path.relpath(path, ROOT)}")
     if failed:
         print(f"FAILED: {', '.join(failed)}")
         return 1
