@@ -167,11 +167,16 @@ def cmd_record_against_engine(project: Project, args: argparse.Namespace) -> int
         if file.harness is not None and command == swap.A2A_PEER:  # the simulated agent, run as the file's SDK was
             command += f" --harness {file.harness}"
             shown += f" --harness {file.harness}"
+        world = ""
         if file.world is not None and shown.startswith(("serve mcp", "serve a2a")):
             # (named on its command line: the SDK's stdio client starts a server with a bare environment)
-            command = f"{command} --world {shlex.quote(str(Path(file.world).resolve()))}"
+            world = f" --world {shlex.quote(str(Path(file.world).resolve()))}"
             shown += f" --world {project.relative(file.world)}"
-        plan.append(Planned(file, env=swap.peer_environment(file.family, command, file.transport)))
+        if command == swap.MCP_PEER:  # the simulated server, forked per session as the SDK's is
+            env = {**os.environ, swap.SIMULATED_MCP_VARIABLE: "serve mcp" + world}
+        else:
+            env = swap.peer_environment(file.family, command + world, file.transport)
+        plan.append(Planned(file, env=env))
         shown_as.append(shown)
 
     def drive(file: ScenarioFile) -> list[Transcript]:

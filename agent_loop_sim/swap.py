@@ -40,6 +40,10 @@ MCP_PEER = f"{shlex.quote(sys.executable)} -m agent_loop_sim serve mcp"
 A2A_PEER = f"{shlex.quote(sys.executable)} -m agent_loop_sim serve a2a --port 0 --recorded-url"
 #: ``serve mcp`` over Streamable HTTP, for the scenario files that say ``"transport": "http"``.
 MCP_HTTP_PEER = f"{shlex.quote(sys.executable)} -m agent_loop_sim serve mcp --http --port 0"
+#: ``serve mcp``'s arguments, for the stdio recorder (``scripts/record_sdk.py``) to serve each
+#: session by a fork of one process that runs them, as it serves the SDK's server (`MCP_PEER`'s
+#: command, minus an interpreter's start per session).
+SIMULATED_MCP_VARIABLE = "AGENT_LOOP_SIM_MCP_SERVE"
 #: The environment variable each recorder reads to start another peer instead of the SDK's.
 PEER_VARIABLES = {"mcp": "AGENT_LOOP_SIM_MCP_SERVER", "a2a": "AGENT_LOOP_SIM_A2A_PEER"}
 #: ... and the HTTP recorder's (``scripts/record_mcp_http.py``).

@@ -26,6 +26,7 @@ import socket
 import sys
 import threading
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -53,7 +54,7 @@ def _read_header(conn: socket.socket) -> tuple[dict[str, str], list[int]]:
     return json.loads(header), fds
 
 
-def _serve_child(conn: socket.socket) -> None:
+def _serve_child(conn: socket.socket, run: Callable[[], object]) -> None:
     die_with_parent()  # the zygote's end is this server's end (no orphan when it is killed)
     for sig, action in ((signal.SIGCHLD, signal.SIG_DFL), (signal.SIGTERM, signal.SIG_DFL),
                         (signal.SIGINT, signal.default_int_handler)):
@@ -66,7 +67,7 @@ def _serve_child(conn: socket.socket) -> None:
         os.dup2(conn.fileno(), 0)
         os.dup2(conn.fileno(), 1)
         conn.close()
-        sdk_server.mcp.run()
+        run()
         return
     client_in, client_out = fds
     # The server's stdin and stdout are one end of a socket pair, as a raw session's are the
@@ -85,7 +86,7 @@ def _serve_child(conn: socket.socket) -> None:
     upstream.start()
     downstream.start()
     try:
-        sdk_server.mcp.run()
+        run()
     finally:
         with socket.socket(fileno=os.dup(1)) as end:
             end.shutdown(socket.SHUT_WR)  # the tee reads end-of-file and closes the client's stdout
@@ -101,23 +102,26 @@ def _reap(signum: int, frame: object) -> None:
         pass
 
 
-def serve(listener: socket.socket) -> None:
-    """Fork a fresh server for every connection, for ever."""
+def serve(listener: socket.socket, run: Callable[[], object] | None = None) -> None:
+    """Fork a fresh server for every connection, for ever: each serves stdio with ``run`` (the
+    fixture's ``mcp.run`` by default)."""
+    run = run or sdk_server.mcp.run
     signal.signal(signal.SIGCHLD, _reap)
     while True:
         conn, _ = listener.accept()
         if os.fork() == 0:
             listener.close()
             try:
-                _serve_child(conn)
+                _serve_child(conn, run)
             finally:
                 os._exit(0)
         conn.close()
 
 
-def start(address: str) -> int:
+def start(address: str, run: Callable[[], object] | None = None) -> int:
     """Fork the zygote from this process (which must not have started a thread or an event loop
-    yet) listening at ``address``; its pid. It listens before this returns: no wait for it."""
+    yet) listening at ``address``; its pid. It listens before this returns: no wait for it. Its
+    servers serve stdio with ``run`` (`serve`)."""
     assert threading.active_count() == 1, "fork the zygote before any thread starts"
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(unix_address(address))
@@ -135,7 +139,7 @@ def start(address: str) -> int:
             os.dup2(null, 0)
             os.dup2(null, 1)  # the recorder's stdout is its output: nothing of the zygote's goes there
             os.close(null)
-            serve(listener)
+            serve(listener, run)
         finally:
             os._exit(0)
     listener.close()

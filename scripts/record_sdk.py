@@ -96,6 +96,22 @@ class Servers:
             yield stream.send, stream.receive, stream.send_eof
 
 
+#: The simulated server instead of the SDK's: ``agent_loop_sim``'s own arguments (``serve mcp
+#: --world W``), served by forks of the zygote as the SDK's are. A fresh interpreter per session
+#: would put its start (0.2 s of CPU, a second or more on a busy machine) on the clock of a
+#: client's read timeout, and cost the swap test a minute of CPU.
+SIMULATED_VARIABLE = "AGENT_LOOP_SIM_MCP_SERVE"  # (agent_loop_sim.swap.SIMULATED_MCP_VARIABLE)
+
+
+def _simulated(arguments: str) -> Callable[[], object]:
+    """What a server forked for a session runs: ``python -m agent_loop_sim ARGUMENTS``, in process."""
+    import shlex
+
+    from agent_loop_sim import cli  # (before the fork: nothing is imported per session)
+
+    return lambda: cli.main(shlex.split(arguments))
+
+
 @contextmanager
 def servers() -> Iterator[Servers]:
     """Where the sessions' servers come from; forked before the event loop (and any thread) starts."""
@@ -103,8 +119,9 @@ def servers() -> Iterator[Servers]:
     if override:
         yield Servers(None, override.split())
         return
+    simulated = os.environ.get(SIMULATED_VARIABLE)
     address = abstract_socket_name("agent-loop-sim-mcp-fork")  # no socket file, however long TMPDIR is
-    zygote = mcp_fork_server.start(address)  # listening when it returns: nothing to wait for
+    zygote = mcp_fork_server.start(address, _simulated(simulated) if simulated else None)  # listening already
     try:
         yield Servers(address, None)
     finally:
