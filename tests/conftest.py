@@ -116,14 +116,22 @@ def live_vs_engine(tmp_path: Path, family: str, sessions: list[dict], jobs: int 
 
 
 _HISTOGRAMS: list[str] = []
+_HISTOGRAM = "fuzz op histogram"
 
 
 @pytest.fixture
-def op_histogram():
-    """Record one line of what a fuzz run drew; printed in the terminal summary (``-s`` not needed)."""
+def op_histogram(request):
+    """Record one line of what a fuzz run drew; printed in the terminal summary (``-s`` not needed).
+    The line travels with the test's report, so a worker's lines reach the summary too."""
     def note(label: str, counts: dict[str, int]) -> None:
-        _HISTOGRAMS.append(f"{label}: " + ", ".join(f"{k}={v}" for k, v in counts.items()))
+        line = f"{label}: " + ", ".join(f"{k}={v}" for k, v in counts.items())
+        request.node.user_properties.append((_HISTOGRAM, line))
     return note
+
+
+def pytest_runtest_logreport(report):  # noqa: ANN001 - pytest's hook
+    if report.when == "teardown":  # (each phase's report carries the lines noted so far)
+        _HISTOGRAMS.extend(line for key, line in report.user_properties if key == _HISTOGRAM)
 
 
 def pytest_terminal_summary(terminalreporter):  # noqa: ANN001 - pytest's hook
@@ -133,6 +141,43 @@ def pytest_terminal_summary(terminalreporter):  # noqa: ANN001 - pytest's hook
         terminalreporter.write_line(f"seed {seed} ({origin}); replay with AGENT_LOOP_SIM_FUZZ_SEED={seed}")
         for line in _HISTOGRAMS:
             terminalreporter.write_line(line)
+
+
+# Under pytest-xdist (pyproject's addopts: two workers, ``--dist loadgroup``) a session fixture
+# is made once per worker. The tests that read the one MkDocs build of the project (`site_build`)
+# or drive the one Chromium (`browser`) are sent to the same worker as one group, so the site is
+# built once and Chromium started once per run. A group is simpler than a file lock shared by
+# the workers: nothing to clean up, and a build that fails fails one worker's tests, once. The
+# group goes first (xdist sends the largest group first) and the other worker takes the rest.
+ONE_WORKER = {"site_build": "built_site", "browser": "built_site"}
+
+
+def pytest_xdist_auto_num_workers(config):  # noqa: ANN001 - pytest-xdist's hook, for `-n auto`
+    """Two workers for the suite (one per core of the machines it runs on); a run of one file is
+    one process, where starting workers costs more than it saves. The environment's
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set (xdist's own answer)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    files = {arg.split("::")[0] for arg in config.args}
+    return 0 if len(files) == 1 and files.pop().endswith(".py") else 2
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(items):  # noqa: ANN001 - pytest's hook
+    for item in items:
+        groups = {ONE_WORKER[name] for name in item.fixturenames if name in ONE_WORKER}
+        for group in sorted(groups):
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.fixture(scope="session")
+def site_build(tmp_path_factory):
+    """The one MkDocs build of a copy of the project (``test_site_fakes.built_site``): its project,
+    its site folder and the finished build process. Every test that reads it uses this fixture,
+    so that the hook above keeps them on one worker."""
+    from test_site_fakes import built_site
+
+    return built_site(tmp_path_factory.getbasetemp() / "site-build")
 
 
 @pytest.fixture(scope="session")

@@ -24,7 +24,7 @@ import yaml
 from agent_loop_sim.project import Project
 from agent_loop_sim.site import render_site, write_pages
 from conftest import CHROMIUM
-from test_site_fakes import MKDOCS, ROOT, built_site, recorded_sessions, replay
+from test_site_fakes import MKDOCS, ROOT, recorded_sessions, replay
 
 OUTPUT = Path(__file__).parent / "output"
 
@@ -50,8 +50,8 @@ def serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> tuple[Path, Path]:
-    project, site_dir, done = built_site(tmp_path_factory.getbasetemp() / "site-build")
+def site(site_build) -> tuple[Path, Path]:
+    project, site_dir, done = site_build
     assert done.returncode == 0, done.stderr
     return project, site_dir
 

@@ -28,6 +28,10 @@ SCN = "scenarios/mcp.json"
 REC = "recordings/sdk_exchanges.json"
 DEEP = 100_000
 
+# The whole module on one worker under pytest-xdist, in order: `test_count` runs last and counts
+# the cases this process answered, and the sandbox (a git checkout) is made once.
+pytestmark = pytest.mark.xdist_group("test_faults")
+
 
 # --- the sandbox and the checks every case ends with ------------------------------------------
 @pytest.fixture(scope="module")

@@ -17,13 +17,13 @@ import pytest
 from agent_loop_sim.project import Project
 from agent_loop_sim.site import build_pages, render_site, sessions_of_pages
 from agent_loop_sim.site.build import SiteRefused
-from test_site_fakes import (ROOT, built_site, consistent_copy, copy_project, edit_recording, flipped, mkdocs_build,
+from test_site_fakes import (ROOT, consistent_copy, copy_project, edit_recording, flipped, mkdocs_build,
                              recorded_sessions, replay)
 
 
 @pytest.fixture(scope="session")
-def build(tmp_path_factory):
-    project, site_dir, done = built_site(tmp_path_factory.getbasetemp() / "site-build")
+def build(site_build):
+    project, site_dir, done = site_build
     return project, site_dir, done
 
 

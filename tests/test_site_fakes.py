@@ -172,7 +172,7 @@ _BUILT: dict[str, Any] = {}
 def built_site(tmp_root: Path) -> tuple[Path, Path, subprocess.CompletedProcess[str]]:
     """One MkDocs build of a copy of the project with the replaying fake engine, per test run.
 
-    Test modules each wrap this in a session fixture; the cache makes it one build in all.
+    conftest's ``site_build`` fixture is the one caller, and keeps its tests on one worker.
     """
     if "site" not in _BUILT:
         project = copy_project(tmp_root / "project")

@@ -4,8 +4,10 @@ same as the parsers MkDocs and the search plugin would have found; and every lin
 tables, written as HTML (which MkDocs does not check), resolves in the built site."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
+from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
@@ -17,7 +19,7 @@ from mkdocs.structure.pages import _HTMLHandler
 from agent_loop_sim.project import Project
 from agent_loop_sim.site import render_site
 from agent_loop_sim.site.parts import rawhtml
-from test_site_fakes import ROOT, built_site
+from test_site_fakes import ROOT
 
 
 def test_a_block_is_taken_out_and_given_back_whole():
@@ -68,7 +70,9 @@ def _search_sections(content: str) -> list[tuple]:
 
 
 def test_each_block_has_the_ids_and_search_text_the_parsers_find(blocks):
-    for b in blocks:
+    # Every distinct block, once: about half of them are the same HTML on more than one page, and
+    # the parsers find the same in the same text.
+    for b in dict.fromkeys(blocks):
         handler = _HTMLHandler()  # what MkDocs' anchor validation would have found in the block
         handler.feed(b.html)
         handler.close()
@@ -99,8 +103,16 @@ class _Links(HTMLParser):
 
 
 def _parsed(page: Path) -> _Links:
+    """The links and ids of a built page, parsed once: every table links the same session pages
+    again and again. Keyed by the file's identity and time, so a page edited since is read afresh."""
+    stat = page.stat()
+    return _parsed_file(str(page), stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=None)
+def _parsed_file(page: str, inode: int, mtime_ns: int, size: int) -> _Links:
     links = _Links()
-    text = page.read_text()
+    text = Path(page).read_text()
     links.feed(text[text.index("<article"):text.index("</article>")] if "<article" in text else text)
     return links
 
@@ -130,8 +142,8 @@ INDEX_TABLES = ["mcp/features/index.html", "mcp/modes/index.html", "mcp/releases
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    _, site_dir, done = built_site(tmp_path_factory.getbasetemp() / "site-build")
+def site(site_build) -> Path:
+    _, site_dir, done = site_build
     assert done.returncode == 0, done.stderr
     return site_dir
 
@@ -144,15 +156,19 @@ def test_every_link_in_the_html_tables_leads_to_a_built_page_and_anchor(site):
 
 
 def test_a_broken_link_in_a_table_is_found(site, tmp_path):
+    # A hard-linked copy (the built site is large); each page edited below is unlinked first,
+    # so the shared build stays as it was.
     copy = tmp_path / "site"
-    shutil.copytree(site, copy)
+    shutil.copytree(site, copy, copy_function=os.link)
     page = copy / "mcp" / "features" / "index.html"
     text = page.read_text()
+    page.unlink()
     first = re.search(r'<td><a href="(\.\./sessions/[^"]+/)"', text).group(1)
     page.write_text(text.replace(f'<td><a href="{first}"', '<td><a href="../sessions/no_such_session/"', 1))
     assert broken_links(copy, "mcp/features/index.html") == ["../sessions/no_such_session/"]
     releases = copy / "mcp" / "releases" / "index.html"
     text = releases.read_text()
+    releases.unlink()
     anchor = re.search(r'<td data-label="Cause"><a href="#(change-[^"]+)"', text)
     assert anchor, "the releases page links a cause to its change, on the same page"
     releases.write_text(text.replace(anchor.group(0), '<td data-label="Cause"><a href="#change-no-such"', 1))
