@@ -52,9 +52,18 @@ def test_a_passing_run_exits_0_and_its_file_is_a_run_the_page_accepts(monkeypatc
 
 def test_the_stages_ran_side_by_side(monkeypatch, tmp_path):
     monkeypatch.setattr(suite, "STAGES", tuple(fake(f"s{n}", "import time; time.sleep(1)") for n in range(3)))
-    results = suite.run_all(list(suite.STAGES))
+    results = suite.run_all(list(suite.STAGES), lanes=3)
     assert all(r.returncode == 0 for r in results) and all(r.seconds >= 1 for r in results)
     assert max(r.seconds for r in results) < 2.5  # one after another, 3 s
+
+
+def test_a_lane_takes_the_next_stage_as_it_comes_free(monkeypatch, tmp_path):
+    stages = [fake("long", "import time; time.sleep(1.5)"), *(fake(f"short{n}", "import time; time.sleep(0.5)")
+                                                               for n in range(3))]
+    started = time.perf_counter()
+    results = suite.run_all(stages, lanes=2)
+    assert [r.stage.name for r in results] == ["long", "short0", "short1", "short2"]  # (the table's order)
+    assert 1.5 <= time.perf_counter() - started < 2.8  # the shorts one after another beside the long one
 
 
 def test_a_quick_or_partial_run_writes_nothing(monkeypatch, tmp_path):

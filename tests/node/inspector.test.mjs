@@ -32,7 +32,10 @@ function run(args, home) {
   const env = { ...process.env, HOME: home, MCP_CATALOG_PATH: path.join(home, 'mcp.json'),
     MCP_CLIENT_CONFIG_PATH: path.join(home, 'client.json') };
   return new Promise((resolve) => {
-    execFile(INSPECTOR, args, { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
+    // The CLI gives a server 15 s to connect by default: on a busy machine (the suite's other
+    // stages beside it) one server can miss that and the other not, a difference of the machine's.
+    const bounded = ['--connect-timeout', '50000', ...args];
+    execFile(INSPECTOR, bounded, { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ status: error ? (error.code ?? error.signal) : 0, stdout, stderr });
     });
   });
