@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from .errors import RecorderError
 from .jsonio import parse_json
-from .processes import run_owned
+from .processes import end_group, run_owned
 from .project import Project
 from .protocols import FAMILIES
 from .recording import Recording, parse_recording
@@ -57,15 +57,26 @@ def record_many(project: Project, plan: list[Planned], timeout: float, jobs: int
     shards = [(n, [s.name for s in item.file.sessions[i:i + SESSIONS_PER_PROCESS]])
               for n, item in enumerate(plan) for i in range(0, len(item.file.sessions), SESSIONS_PER_PROCESS)]
 
+    running: set[int] = set()  # the process groups of the recorders under way
+
     def one(shard: tuple[int, list[str]]) -> tuple[Recording, Wire]:
         item = plan[shard[0]]
         whole = len(shard[1]) == len(item.file.sessions)
         return record_live_with_wire(project, item.file, timeout, jobs, item.release, item.env,
-                                     sessions=None if whole else shard[1])
+                                     sessions=None if whole else shard[1], running=running)
 
-    with ThreadPoolExecutor(max(1, processes)) as pool:
+    pool = ThreadPoolExecutor(max(1, processes))
+    try:
         futures = [pool.submit(one, shard) for shard in shards]
         done = [f.exception() or f.result() for f in futures]  # (all ended before anything is raised)
+    except BaseException:
+        # Ctrl-C or SIGTERM, here in the main thread: the workers wait on their recorders, which
+        # are in sessions of their own and heard nothing. End them, and start no more.
+        pool.shutdown(wait=False, cancel_futures=True)
+        for group in list(running):
+            end_group(group)
+        raise
+    pool.shutdown()
     for result in done:
         if isinstance(result, BaseException):
             raise result
@@ -81,9 +92,11 @@ def record_many(project: Project, plan: list[Planned], timeout: float, jobs: int
 
 def record_live_with_wire(project: Project, file: ScenarioFile, timeout: float, jobs: int,
                           release: str | None = None, env: dict[str, str] | None = None,
-                          sessions: list[str] | None = None) -> tuple[Recording, Wire]:
+                          sessions: list[str] | None = None,
+                          running: set[int] | None = None) -> tuple[Recording, Wire]:
     """`record_live`, and the wire lines of each session, one per message of the recording;
-    only the ``sessions`` named, when given, in the file's order."""
+    only the ``sessions`` named, when given, in the file's order. The recorder's process group is
+    in ``running`` while it runs."""
     script = project.root / FAMILIES[file.family].recorder_for(file.transport)
     python = project.release_python(file.family, release)
     if python is not None and not python.exists():
@@ -91,7 +104,7 @@ def record_live_with_wire(project: Project, file: ScenarioFile, timeout: float, 
                             f"that {release_label((file.family, release or ''))[2:-1]} is recorded with")
     command = [str(python or sys.executable), str(script), file.path, "--timeout", str(timeout), "--jobs", str(jobs)]
     command += [f"--session={name}" for name in sessions or ()]  # (a name may start with "-")
-    done = run_owned(command, cwd=project.root, env=world_environment(file.world, env))
+    done = run_owned(command, cwd=project.root, env=world_environment(file.world, env), running=running)
     if done.returncode != 0:
         raise RecorderError(f"{project.relative(file.path)}{release_label((file.family, release)) if release else ''}: "
                             f"{_recorder_said(done.stderr, script.stem, done.returncode)}")

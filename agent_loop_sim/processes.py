@@ -94,9 +94,11 @@ def signals_held(*signals: int) -> Iterator[None]:
 
 
 def run_owned(command: Sequence[str], *, cwd: str | os.PathLike[str], env: dict[str, str] | None = None,
-              prefix: str = "agent-loop-sim-record-") -> subprocess.CompletedProcess[str]:
+              prefix: str = "agent-loop-sim-record-",
+              running: set[int] | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``command`` as the leader of a new process group with a temporary folder of its own;
-    its output is captured. Nothing of it outlives this call."""
+    its output is captured. Nothing of it outlives this call. The group is in ``running`` while
+    it runs (for a caller that runs several at once from threads: the main thread ends them)."""
     import shutil
     import subprocess
     import tempfile
@@ -107,12 +109,16 @@ def run_owned(command: Sequence[str], *, cwd: str | os.PathLike[str], env: dict[
     try:
         process = subprocess.Popen(list(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                    cwd=cwd, env=child_env, start_new_session=True, preexec_fn=die_with_parent)
+        if running is not None:
+            running.add(process.pid)
         try:
             out, err = process.communicate()
         finally:
             with signals_held(signal.SIGINT, signal.SIGTERM):  # a second Ctrl-C cannot cut this short
                 end_group(process.pid)
                 process.wait()
+                if running is not None:
+                    running.discard(process.pid)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return subprocess.CompletedProcess(list(command), process.returncode, out, err)

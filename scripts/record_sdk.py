@@ -18,6 +18,15 @@ nothing is printed on stdout. A session fails as hung once nothing has crossed i
 """
 from __future__ import annotations
 
+if __name__ == "__main__":  # first, before the SDK's imports: the owner may go while they run
+    import os.path as _path
+    import sys as _sys
+
+    _sys.path.insert(0, _path.dirname(_path.dirname(_path.abspath(__file__))))
+    from agent_loop_sim.processes import on_owner_gone
+
+    on_owner_gone()
+
 import json
 import os
 import sys

@@ -162,12 +162,33 @@ def pytest_xdist_auto_num_workers(config):  # noqa: ANN001 - pytest-xdist's hook
     return 0 if len(files) == 1 and files.pop().endswith(".py") else 2
 
 
+#: The modules ``make quick`` leaves out (``-m "not slow"``): they record an SDK live, start
+#: servers or a browser, or build the site with MkDocs; what is left checks the model and the
+#: site's pages in seconds. A test of another module that reads the built site or drives the
+#: browser is slow too (`ONE_WORKER`'s fixtures).
+SLOW_MODULES = {
+    "test_a2a_fuzz", "test_a2a_recorder", "test_a2a_requests", "test_as_sent", "test_browser", "test_browser_engine",
+    "test_browser_truth", "test_example_peers", "test_faults", "test_hostile_input", "test_hostile_second_round",
+    "test_inbrowser", "test_live", "test_mcp_fuzz", "test_mcp_http", "test_names_property", "test_normal_form_apart",
+    "test_record_mcp", "test_regressions", "test_releases", "test_scale", "test_serve_a2a", "test_serve_a2a_subscribe",
+    "test_serve_mcp", "test_site_build", "test_site_incremental", "test_site_rawhtml", "test_site_serving",
+    "test_swap", "test_swap_fork", "test_wire_types", "test_worlds",
+}
+
+
+def pytest_configure(config):  # noqa: ANN001 - pytest's hook
+    config.addinivalue_line("markers", "slow: records an SDK live, starts a browser or servers, or builds the site "
+                                       "(left out of make quick)")
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items):  # noqa: ANN001 - pytest's hook
     for item in items:
         groups = {ONE_WORKER[name] for name in item.fixturenames if name in ONE_WORKER}
         for group in sorted(groups):
             item.add_marker(pytest.mark.xdist_group(group))
+        if groups or item.module.__name__ in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -8,12 +8,8 @@ import os
 import subprocess
 import sys
 
-import pytest
 
 from conftest import ROOT
-
-pytestmark = pytest.mark.slow  # it records the SDK's client live
-
 
 def server_info(arguments: str) -> dict:
     env = dict(os.environ, AGENT_LOOP_SIM_MCP_SERVE=arguments)
