@@ -108,7 +108,7 @@ def run_owned(command: Sequence[str], *, cwd: str | os.PathLike[str], env: dict[
     child_env.update(TMPDIR=folder, **{OWNED_TMP: folder})
     try:
         process = subprocess.Popen(list(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   cwd=cwd, env=child_env, start_new_session=True, preexec_fn=die_with_parent)
+                                   cwd=cwd, env=child_env, start_new_session=True, preexec_fn=_owned_child)
         if running is not None:
             running.add(process.pid)
         try:
@@ -122,6 +122,15 @@ def run_owned(command: Sequence[str], *, cwd: str | os.PathLike[str], env: dict[
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return subprocess.CompletedProcess(list(command), process.returncode, out, err)
+
+
+def _owned_child() -> None:
+    """`run_owned`'s child, before its command starts: it ends with its owner (`die_with_parent`),
+    and SIGTERM is held back (the mask outlives exec) until the command says what it does on it:
+    `on_owner_gone` lets it through. A recorder whose owner was killed while it was still starting
+    (importing the SDK, under load for seconds) removes its folder as one whose owner went later."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    die_with_parent()
 
 
 def on_owner_gone() -> None:
@@ -143,6 +152,7 @@ def on_owner_gone() -> None:
             shutil.rmtree(folder, ignore_errors=True)
         os._exit(128 + signum)
     signal.signal(signal.SIGTERM, handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})  # one held back by `_owned_child` comes now
 
 
 def unix_address(name: str) -> str:

@@ -143,13 +143,12 @@ def pytest_terminal_summary(terminalreporter):  # noqa: ANN001 - pytest's hook
             terminalreporter.write_line(line)
 
 
-# Under pytest-xdist (pyproject's addopts: two workers, ``--dist loadgroup``) a session fixture
-# is made once per worker. The tests that read the one MkDocs build of the project (`site_build`)
-# or drive the one Chromium (`browser`) are sent to the same worker as one group, so the site is
-# built once and Chromium started once per run. A group is simpler than a file lock shared by
-# the workers: nothing to clean up, and a build that fails fails one worker's tests, once. The
-# group goes first (xdist sends the largest group first) and the other worker takes the rest.
-ONE_WORKER = {"site_build": "built_site", "browser": "built_site"}
+# Under pytest-xdist (pyproject's addopts: two workers) a session fixture is made once per
+# worker. The one MkDocs build of the project (`site_build`) is made once per run all the same:
+# the first worker to need it builds it under a lock, the other reads it. Each worker starts its
+# own Chromium (`browser`, two seconds): the browser tests then share both cores with the rest,
+# where one worker holding all of them (five minutes) ended the run alone on one core.
+BROWSER_OR_SITE = {"site_build", "browser"}
 
 
 def pytest_xdist_auto_num_workers(config):  # noqa: ANN001 - pytest-xdist's hook, for `-n auto`
@@ -165,7 +164,7 @@ def pytest_xdist_auto_num_workers(config):  # noqa: ANN001 - pytest-xdist's hook
 #: The modules ``make quick`` leaves out (``-m "not slow"``): they record an SDK live, start
 #: servers or a browser, or build the site with MkDocs; what is left checks the model and the
 #: site's pages in seconds. A test of another module that reads the built site or drives the
-#: browser is slow too (`ONE_WORKER`'s fixtures).
+#: browser is slow too (`BROWSER_OR_SITE`).
 SLOW_MODULES = {
     "test_a2a_fuzz", "test_a2a_recorder", "test_a2a_requests", "test_as_sent", "test_browser", "test_browser_engine",
     "test_browser_truth", "test_example_peers", "test_faults", "test_hostile_input", "test_hostile_second_round",
@@ -181,24 +180,21 @@ def pytest_configure(config):  # noqa: ANN001 - pytest's hook
                                        "(left out of make quick)")
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items):  # noqa: ANN001 - pytest's hook
     for item in items:
-        groups = {ONE_WORKER[name] for name in item.fixturenames if name in ONE_WORKER}
-        for group in sorted(groups):
-            item.add_marker(pytest.mark.xdist_group(group))
-        if groups or item.module.__name__ in SLOW_MODULES:
+        if BROWSER_OR_SITE & set(item.fixturenames) or item.module.__name__ in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
 def site_build(tmp_path_factory):
     """The one MkDocs build of a copy of the project (``test_site_fakes.built_site``): its project,
-    its site folder and the finished build process. Every test that reads it uses this fixture,
-    so that the hook above keeps them on one worker."""
+    its site folder and the finished build process; once per run, in the run's folder (a
+    worker's own is in it)."""
     from test_site_fakes import built_site
 
-    return built_site(tmp_path_factory.getbasetemp() / "site-build")
+    base = tmp_path_factory.getbasetemp()
+    return built_site((base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "site-build")
 
 
 @pytest.fixture(scope="session")

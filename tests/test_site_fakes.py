@@ -170,14 +170,23 @@ _BUILT: dict[str, Any] = {}
 
 
 def built_site(tmp_root: Path) -> tuple[Path, Path, subprocess.CompletedProcess[str]]:
-    """One MkDocs build of a copy of the project with the replaying fake engine, per test run.
-
-    conftest's ``site_build`` fixture is the one caller, and keeps its tests on one worker.
-    """
+    """One MkDocs build of a copy of the project with the replaying fake engine, per test run, in
+    ``tmp_root``. Under pytest-xdist, ``tmp_root`` is in the run's folder, which every worker's lies
+    in: the first worker to ask builds it, under a lock, and the others read what it built."""
     if "site" not in _BUILT:
-        project = copy_project(tmp_root / "project")
-        site_dir = tmp_root / "site"
-        _BUILT["site"] = (project, site_dir, mkdocs_build(project, site_dir))
+        import fcntl
+        import json
+
+        project, site_dir, said = tmp_root / "project", tmp_root / "site", tmp_root / "build.json"
+        tmp_root.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp_root.parent / f"{tmp_root.name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # (released as the file closes, or its process ends)
+            if not said.exists():
+                copy_project(project)
+                done = mkdocs_build(project, site_dir)
+                said.write_text(json.dumps({"args": done.args, "returncode": done.returncode, "stdout": done.stdout,
+                                            "stderr": done.stderr}))
+            _BUILT["site"] = (project, site_dir, subprocess.CompletedProcess(**json.loads(said.read_text())))
     return _BUILT["site"]
 
 
