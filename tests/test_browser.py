@@ -81,9 +81,18 @@ MESSAGES_JS = """() => [...document.querySelectorAll('.wirelog section.msg')].ma
 })"""
 
 
-def test_every_session_page_shows_its_messages_in_order_highlighted(site, origin, page):
+#: The session pages are checked in this many parts, one test each, so that the workers share them
+#: (one test of every page was the run's longest, minutes on one core while the other sat idle).
+PAGE_PARTS = 8
+
+
+@pytest.mark.parametrize("part", range(PAGE_PARTS))
+def test_every_session_page_shows_its_messages_in_order_highlighted(site, origin, page, part):
     project, _ = site
-    sessions = recorded_sessions(project / "recordings")
+    every = recorded_sessions(project / "recordings")
+    names = sorted(every)[part::PAGE_PARTS]  # (the parts together: every page, each once)
+    sessions = {name: every[name] for name in names}
+    assert names or len(every) < PAGE_PARTS
     # The messages are in the HTML itself; without scripts, Material does not start its search
     # worker (which indexes the whole site) on each of these page loads.
     page.context.new_cdp_session(page).send("Emulation.setScriptExecutionDisabled", {"value": True})

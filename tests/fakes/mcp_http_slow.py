@@ -4,10 +4,8 @@ default); a notification gets 202 and the client's GET stream 405 (none offered)
 library only, so its start-up is no part of the wait."""
 import http.server
 import json
-import os
-import time
 
-DELAY = float(os.environ.get("SLOW_SECONDS", "0.6"))
+from mcp_server_slow import answer  # (this folder is the script's: first on sys.path)
 
 
 class Slow(http.server.BaseHTTPRequestHandler):
@@ -32,20 +30,11 @@ class Slow(http.server.BaseHTTPRequestHandler):
         self._answer(200)
 
     def do_POST(self) -> None:
-        message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"null")
-        if not isinstance(message, dict) or "id" not in message or "method" not in message:
+        said = answer(json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"null"))
+        if said is None:
             self._answer(202)
-            return
-        time.sleep(DELAY)
-        method, params = message["method"], message.get("params") or {}
-        if method == "initialize":
-            result = {"protocolVersion": params.get("protocolVersion", "2025-11-25"),
-                      "capabilities": {"tools": {}}, "serverInfo": {"name": "slow", "version": "1.0.0"}}
-        elif method == "tools/list":
-            result = {"tools": []}
         else:
-            result = {}
-        self._answer(200, {"jsonrpc": "2.0", "id": message["id"], "result": result})
+            self._answer(200, said)
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Slow)
