@@ -57,9 +57,7 @@ STAGES = (
           "the simulated peers and the engine's client where the SDK's stood = the committed recordings"),
     Stage("record", (PYTHON, "-m", "agent_loop_sim", "record", "--check"),
           "the live SDKs, recorded again = the committed recordings"),
-    # (node runs its test files one per core less one by default: they wait on servers far more
-    # than they compute, so all four at once.)
-    Stage("node-clients", ("node", "--test", "--test-concurrency=4", "tests/node/"),
+    Stage("node-clients", ("node", "--test", "tests/node/"),
           "clients nobody here wrote (the MCP TypeScript SDK's, the A2A JavaScript SDK's) against the simulated peers"),
     Stage("site", (str(ROOT / ".venv" / "bin" / "mkdocs"), "build", "--strict"),
           "the strict site build, which aborts on any difference between the engine and a recording"),

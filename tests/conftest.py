@@ -143,7 +143,7 @@ def pytest_terminal_summary(terminalreporter):  # noqa: ANN001 - pytest's hook
             terminalreporter.write_line(line)
 
 
-# Under pytest-xdist (pyproject's addopts: a worker per core, and one more) a session fixture is
+# Under pytest-xdist (pyproject's addopts: a worker per core) a session fixture is
 # made once per worker. The one MkDocs build of the project (`site_build`) is made once per run
 # all the same: the first worker to need it builds it under a lock, the others read it. Each
 # worker starts its own Chromium (`browser`, two seconds): the browser tests then share the cores
@@ -152,14 +152,14 @@ BROWSER_OR_SITE = {"site_build", "browser"}
 
 
 def pytest_xdist_auto_num_workers(config):  # noqa: ANN001 - pytest-xdist's hook, for `-n auto`
-    """One worker per core and one more (many tests wait on SDK processes, servers and browsers: a
-    core a waiting worker leaves is another's); a run of one file is one process, where starting
+    """One worker per core (a third on two cores, measured, made the run slower: each worker's
+    Chromium and SDK processes crowd the others'); a run of one file is one process, where starting
     workers costs more than it saves. The environment's ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still
     decides when set (xdist's own answer)."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
     files = {arg.split("::")[0] for arg in config.args}
-    return 0 if len(files) == 1 and files.pop().endswith(".py") else (os.cpu_count() or 1) + 1
+    return 0 if len(files) == 1 and files.pop().endswith(".py") else os.cpu_count() or 1
 
 
 #: The modules ``make quick`` leaves out (``-m "not slow"``): they record an SDK live, start
