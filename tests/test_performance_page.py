@@ -68,12 +68,18 @@ def test_an_older_figure_changed_is_a_disagreement_in_its_history(tmp_path):
                      f"(min-max not recorded)) from {RUNS.as_posix()}/{oldest.name}"]
 
 
-def problems_with(tmp_path: Path, change) -> list[str]:  # noqa: ANN001
-    root = copy_results(tmp_path)
-    path = sorted((root / RUNS).glob("*.json"))[-1]
+def change_newest(folder: Path, change) -> Path:  # noqa: ANN001
+    """The newest run file of ``folder``, rewritten with ``change`` applied to its data."""
+    path = sorted(folder.glob("*.json"))[-1]
     data = json.loads(path.read_text())
     change(data)
     path.write_text(json.dumps(data))
+    return path
+
+
+def problems_with(tmp_path: Path, change) -> list[str]:  # noqa: ANN001
+    root = copy_results(tmp_path)
+    path = change_newest(root / RUNS, change)
     runs, problems = load_runs(root)
     assert path.name not in [Path(r.file).name for r in runs]
     return problems
@@ -234,10 +240,7 @@ def test_a_stage_changed_in_a_make_test_run_changes_the_page(tmp_path):
 
 def suite_problems(tmp_path: Path, change) -> list[str]:  # noqa: ANN001
     root = with_suite_runs(tmp_path)
-    path = sorted((root / SUITE_RUNS).glob("*.json"))[-1]
-    data = json.loads(path.read_text())
-    change(data)
-    path.write_text(json.dumps(data))
+    path = change_newest(root / SUITE_RUNS, change)
     suite, problems = load_suite_runs(root)
     assert path.name not in [Path(r.file).name for r in suite] and len(suite) == 2
     assert render_performance(root)[1] == problems  # (the site build fails on them)
