@@ -40,6 +40,9 @@ QUICK_GOAL_SECONDS = 120  # the inner loop's two minutes, after set-up
 #: third-party clients' fixed timeouts are missed (the Inspector's 15 s connect), and the
 #: recorders, which poll while they wait, burn more CPU for the same work.
 LANES = os.cpu_count() or 1
+#: A failed stage's last lines, printed again after the summary: a log that keeps only the end of
+#: the run (CI's) still says why.
+FAILED_TAIL = 40
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,11 @@ def main(argv: list[str] | None = None) -> int:
         data = figures.run_data(suite_figures(results, total, setup), "make test", quick=False)
         path = figures.write_run(data, SUITE)
         print(f"wrote {os.path.relpath(path, ROOT)}")
+    for r in results:
+        if r.returncode != 0:  # again at the end, where a reader of the run's last lines looks
+            lines = r.output.rstrip("\n").split("\n")
+            print(f"\n===== {r.stage.name} failed; its last {min(len(lines), FAILED_TAIL)} lines again:")
+            print("\n".join(lines[-FAILED_TAIL:]))
     if failed:
         print(f"FAILED: {', '.join(failed)}")
         return 1
