@@ -28,6 +28,22 @@ STATELESS_REVISION = "2026-07-28"
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
                       "ToolError", "STATELESS_REVISION", "anyio"})
 
+#: Each operator as the Python a user writes for it, its operands in order.
+_OPERATORS = {
+    "$not": "not {0}", "$len": "len({0})", "$str": "str({0})", "$neg": "-{0}", "$abs": "abs({0})",
+    "$int": "int({0})", "$float": "float({0})", "$bool": "bool({0})", "$upper": "{0}.upper()",
+    "$lower": "{0}.lower()", "$strip": "{0}.strip()", "$title": "{0}.title()", "$keys": "list({0})",
+    "$sum": "sum({0})", "$sorted": "sorted({0})", "$min": "min({0})", "$max": "max({0})", "$any": "any({0})",
+    "$all": "all({0})",
+    "$add": "{0} + {1}", "$sub": "{0} - {1}", "$mul": "{0} * {1}", "$div": "{0} / {1}", "$floordiv": "{0} // {1}",
+    "$mod": "{0} % {1}", "$round": "round({0}, {1})", "$eq": "{0} == {1}", "$ne": "{0} != {1}", "$lt": "{0} < {1}",
+    "$le": "{0} <= {1}", "$gt": "{0} > {1}", "$ge": "{0} >= {1}", "$in": "{0} in {1}", "$index": "{0}[{1}]",
+    "$startswith": "{0}.startswith({1})", "$endswith": "{0}.endswith({1})", "$split": "{0}.split({1})",
+    "$join": "{0}.join({1})",
+    "$slice": "{0}[{1}:{2}]", "$replace": "{0}.replace({1}, {2})",
+}
+_ONE_OPERAND = {op for op, text in _OPERATORS.items() if "{1}" not in text}
+
 _SCALARS = {"integer": "int", "number": "float", "string": "str", "boolean": "bool", "null": "None"}
 
 _PRELUDE = '''\
@@ -135,22 +151,15 @@ class _Writer:
                 return f"_get({ref}, {', '.join(repr(p) for p in path)})" if path else ref
             if op == "$format":
                 return f"{arg!r}.format_map(_v)"
-            binary = {"$add": "+", "$sub": "-", "$mul": "*", "$eq": "==", "$ne": "!=", "$lt": "<", "$le": "<="}
-            if op in binary:
-                left, right = arg
-                return f"({self.expr(left)} {binary[op]} {self.expr(right)})"
             if op in ("$and", "$or"):
                 joined = f" {op[1:]} ".join(f"bool({self.expr(a)})" for a in arg)
                 return f"({joined})"
-            if op == "$not":
-                return f"(not {self.expr(arg)})"
             if op == "$if":
                 cond, then, other = arg
                 return f"({self.expr(then)} if {self.expr(cond)} else {self.expr(other)})"
-            if op == "$len":
-                return f"len({self.expr(arg)})"
-            if op == "$str":
-                return f"str({self.expr(arg)})"
+            if op in _OPERATORS:
+                operands = [self.expr(arg)] if op in _ONE_OPERAND else [self.expr(a) for a in arg]
+                return "(" + _OPERATORS[op].format(*(f"({o})" for o in operands)) + ")"
             raise WorldCodeError(f"unknown expression {op!r}")
         if isinstance(e, list):
             return "[" + ", ".join(self.expr(x) for x in e) + "]"
@@ -233,15 +242,20 @@ class _Writer:
                 f"async def {function}({', '.join(signature)})" + (f" -> {returns}:" if returns else ":"))
         body = ["    _v = {" + ", ".join(f"{_name(p['name'])!r}: _plain({p['name']})" for p in params) + "}"]
         body += self.steps(tool.get("steps", []), "    ")
-        if "result" in tool:
-            body.append(f"    return {self.expr(tool['result'])}")
-        elif "tool_error" in tool:
-            body.append(f"    raise ToolError({self.expr(tool['tool_error'])})")
-        elif "crash" in tool:
-            body.append(f"    raise ValueError({self.expr(tool['crash'])})")
-        else:
-            body.append("    return None")
+        for case in tool.get("cases", []):  # (the first whose condition holds ends the call)
+            body += [f"    if {self.expr(case['when'])}:", f"        {self.end(case)}"]
+        body.append(f"    {self.end(tool)}")
         return head + "\n" + "\n".join(body) + "\n"
+
+    def end(self, entry: dict[str, Any]) -> str:
+        """The statement that ends a call: a return, the SDK's ``ToolError``, or a crash."""
+        if "result" in entry:
+            return f"return {self.expr(entry['result'])}"
+        if "tool_error" in entry:
+            return f"raise ToolError({self.expr(entry['tool_error'])})"
+        if "crash" in entry:
+            return f"raise ValueError({self.expr(entry['crash'])})"
+        return "return None"
 
     def resource(self, resource: dict[str, Any], index: int) -> str:
         value = (f"base64.b64decode({resource['blob']!r})" if "blob" in resource else repr(resource.get("text", "")))
@@ -305,5 +319,8 @@ def build(path: str | Path) -> Any:
     """The ``MCPServer`` the world file at ``path`` describes, made by running its `source`."""
     world = json.loads(Path(path).read_text(encoding="utf-8"))
     namespace: dict[str, Any] = {"__name__": f"world_{Path(path).stem.replace('-', '_')}"}
-    exec(compile(source(world), f"<world {path}>", "exec"), namespace)  # noqa: S102 (identifiers checked, texts repr'd)
+    # (dont_inherit: the program is compiled as a file of its own would be, not with this module's
+    # `from __future__ import annotations`, under which pydantic cannot resolve a nested model)
+    code = compile(source(world), f"<world {path}>", "exec", dont_inherit=True)
+    exec(code, namespace)  # noqa: S102 (identifiers checked, texts repr'd)
     return namespace["mcp"]

@@ -268,15 +268,18 @@ async def _peer(command: str, log: Path) -> AsyncIterator[str]:
             raise RecorderError(f"the peer {command!r} printed {url[:80]!r} where its URL belongs")
         yield url
     finally:
-        try:
-            process.terminate()
-        except ProcessLookupError:  # (it ended by itself, and was reaped already)
-            pass
-        with anyio.move_on_after(2):
-            await process.wait()
-        if process.returncode is None:
-            process.kill()
-        await process.aclose()
+        # Shielded: a session that failed its deadline is cancelled here, and the peer must still
+        # be ended and its pipes closed before the event loop is (else a traceback at exit).
+        with anyio.CancelScope(shield=True):
+            try:
+                process.terminate()
+            except ProcessLookupError:  # (it ended by itself, and was reaped already)
+                pass
+            with anyio.move_on_after(2):
+                await process.wait()
+            if process.returncode is None:
+                process.kill()
+            await process.aclose()
 
 
 def _client(wire: WireLog) -> httpx2.AsyncClient:

@@ -26,8 +26,11 @@ WORLD_PROBLEMS = {
     'a reserved function name': '\'types\' is a name the SDK program uses itself: give another "function"',
     '10,000 tools': '10,000 tools, over the limit of 1,000',
     'an unknown step': 'a step is one of progress, for, ask_user, ask_model, read, log, wait',
-    'two ends': 'a tool ends one way: result and crash given',
+    'two ends': 'a tool ends one way: result or tool_error or crash (result and crash given)',
     'bad base64': 'the blob is not base64',
+    'a case without an end': 'a case ends the call one way: result or tool_error or crash (none given)',
+    'a case naming nothing': "'x' names nothing here (known: nothing)",
+    'an operator given too few operands': '$slice takes a list of 3 expressions',
 }
 AGENT_PROBLEMS = {
     'an unknown state': "'sleeping' is not one of 'working', 'input_required', 'auth_required', 'completed', 'failed', 'rejected', 'canceled'",

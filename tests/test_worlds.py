@@ -95,6 +95,12 @@ BAD_WORLDS = {
     "two ends": ({"tools": [{"name": "t", "result": 1, "crash": "x"}]}, "$.tools[0]", "a tool ends one way"),
     "bad base64": ({"resources": [{"uri": "x://y", "name": "y", "blob": "%%%"}]}, "$.resources[0].blob",
                    "not base64"),
+    "a case without an end": ({"tools": [{"name": "t", "cases": [{"when": True}]}]}, "$.tools[0].cases[0]",
+                              "a case ends the call one way"),
+    "a case naming nothing": ({"tools": [{"name": "t", "cases": [{"when": {"$": "x"}, "result": 1}]}]},
+                              '$.tools[0].cases[0].when["$"]', "'x' names nothing here"),
+    "an operator given too few operands": ({"tools": [{"name": "t", "result": {"$slice": ["abc", 1]}}]},
+                                           '$.tools[0].result["$slice"]', "takes a list of 3"),
 }
 
 

@@ -63,8 +63,9 @@ class Param:
 
     @property
     def title(self) -> str:
-        # pydantic's default field title: "max_tokens" -> "Max Tokens".
-        return self.name.replace("_", " ").title()
+        # pydantic's default field title (``GenerateJsonSchema.get_title_from_name``), in its
+        # order: "max_tokens" -> "Max Tokens", "from_" -> "From" (the blank stripped).
+        return self.name.title().replace("_", " ").strip()
 
     @property
     def required(self) -> bool:

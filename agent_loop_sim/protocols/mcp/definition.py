@@ -87,6 +87,19 @@ class ResourceMissing(Exception):
         self.uri = uri
 
 
+class TemplateFailed(Exception):
+    """A template's function raised (its text is the SDK server's own: it never reaches a client)."""
+
+
+class ResourceFailed(Exception):
+    """A template's function raised: the SDK hides its text behind one naming the URI (its
+    ``UnexpectedResourceError``), a -32603 error for a read, a failed call for a tool that read it."""
+
+    def __init__(self, uri: str) -> None:
+        super().__init__(f"Error creating resource from template {uri}")
+        self.uri = uri
+
+
 # --- the description ------------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -17,8 +17,11 @@ from .definition import (
     Prompt,
     Progress,
     ReadResource,
+    ResourceFailed,
     ResourceMissing,
+    ResourceTemplate,
     ServerDefinition,
+    TemplateFailed,
     ToolCrash,
     ToolFailed,
     Wait,
@@ -27,6 +30,7 @@ from .definition import (
 from .eras import ERA_TRANSITIONS, Era, kind_of
 from .jsonrpc import (
     CONNECTION_CLOSED,
+    INTERNAL_ERROR,
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
     ErrorResponse,
@@ -283,7 +287,7 @@ class ServerConnection:
             except ToolCrash:
                 out.append(self._tool_result(call.request_id, wire, _error_result(f"Error executing tool {call.tool}")))
                 return None
-            except ResourceMissing as exc:
+            except (ResourceMissing, ResourceFailed) as exc:
                 throw = None  # it is this exception, whose traceback holds this frame: no cycle
                 out.append(self._tool_result(call.request_id, wire,
                                              _error_result(f"Error executing tool {call.tool}: {exc}")))
@@ -303,8 +307,8 @@ class ServerConnection:
             elif isinstance(effect, ReadResource):
                 try:
                     send = _read_text(self.definition, effect.uri)
-                except ResourceMissing as missing:
-                    throw = missing
+                except (ResourceMissing, ResourceFailed) as unread:
+                    throw = unread
             else:
                 return effect
 
@@ -425,7 +429,11 @@ def _read(d: ServerDefinition, uri: str) -> dict[str, Any]:
             continue
         if any(unsafe_path(value) for value in variables.values()):
             break  # refused, and no later template is tried: the SDK says it has no such resource
-        return {"mimeType": template.mime_type, "text": template.render(**variables), "uri": uri}
+        try:
+            text = _render(template, uri, variables)
+        except ResourceFailed as failed:
+            raise ProtocolError(INTERNAL_ERROR, str(failed), {"uri": uri}) from None
+        return {"mimeType": template.mime_type, "text": text, "uri": uri}
     raise ProtocolError(INVALID_PARAMS, f"Unknown resource: {uri}", {"uri": uri})
 
 
@@ -439,8 +447,15 @@ def _read_text(d: ServerDefinition, uri: str) -> str:
         if variables is not None:
             if any(unsafe_path(value) for value in variables.values()):
                 break  # (as `_read`)
-            return template.render(**variables)
+            return _render(template, uri, variables)
     raise ResourceMissing(uri)
+
+
+def _render(template: ResourceTemplate, uri: str, variables: dict[str, str]) -> str:
+    try:
+        return template.render(**variables)
+    except TemplateFailed:
+        raise ResourceFailed(uri) from None
 
 
 def _tools_listed(wire: Wire, definition: ServerDefinition) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ A world file describes what a user of the SDK's ``MCPServer`` declares (``"kind"
                                 "open_world_hint"?}?,
                 "params": [{"name": IDENT, "type": TYPE, "default": VALUE?}, ...],
                 "returns": TYPE?, "steps": [STEP, ...]?,
+                "cases": [{"when": EXPR, "result": EXPR | "tool_error": EXPR | "crash": EXPR}, ...]?,
                 "result": EXPR | "tool_error": EXPR | "crash": EXPR}],
      "resources": [{"uri": U, "name": N, "title": TEXT?, "description": TEXT?, "mime_type": M?,
                     "text": TEXT | "blob": BASE64}],
@@ -35,11 +36,24 @@ A STEP is one ``Context`` call: ``{"progress": EXPR, "total": EXPR?, "message": 
 when the request opted in at that level or below) and ``{"wait": "forever"}`` (the call is never
 answered: only the client's read timeout, or its cancellation, ends it).
 
+A call ends with the first of its ``cases`` whose ``when`` holds (Python's truth), else with
+the tool's own end: ``result`` returns the value, ``tool_error`` raises the SDK's ``ToolError``
+with that text (shown to the client), ``crash`` raises an ordinary exception (hidden); none
+returns ``None``.
+
 An EXPR is JSON data, or one operator: ``{"$": "name.field.field"}`` (a parameter, loop variable
 or answer; a missing field is null), ``{"$format": "text {name}"}`` (Python's ``str.format``
-with plain names only), ``$add``, ``$sub``, ``$mul``, ``$eq``, ``$ne``, ``$lt``, ``$le`` (two
-operands each), ``$and``, ``$or`` (operands' truth), ``$not``, ``$if`` ([condition, then, else]),
-``$len``, ``$str``. There is no other code: a world file may come from anyone.
+with plain names only), ``$and``, ``$or`` (operands' truth), ``$if`` ([condition, then, else]),
+or one of Python's operators, built-ins and methods, applied exactly as Python applies them
+(the table `_OPS`): with one operand ``{"$op": x}``: ``$not``, ``$neg``, ``$abs``, ``$len``,
+``$str``, ``$int``, ``$float``, ``$bool``, ``$upper``, ``$lower``, ``$strip``, ``$title``,
+``$keys`` (``list(x)``), ``$sum``, ``$min``, ``$max``, ``$any``, ``$all``, ``$sorted``; with two
+``{"$op": [x, y]}``: ``$add``, ``$sub``, ``$mul``, ``$div`` (``/``), ``$floordiv`` (``//``),
+``$mod`` (``%``, of numbers), ``$round`` (``round(x, y)``), ``$eq``, ``$ne``, ``$lt``, ``$le``,
+``$gt``, ``$ge``, ``$in`` (``x in y``), ``$index`` (``x[y]``), ``$startswith``, ``$endswith``,
+``$split`` (``x.split(y)``), ``$join`` (``x.join(y)``); with three: ``$slice`` (``x[y:z]``),
+``$replace`` (``x.replace(y, z)``). There is no other code: a world file may come from anyone,
+and what would grow past `MAX_REPEAT` items is declined by name.
 
 Everything here is checked when the file is read, with the JSON path of the first problem; what
 an expression does at run time is Python's, exactly as in the program the SDK side runs
@@ -71,9 +85,11 @@ from .definition import (
     PromptArgument,
     ReadResource,
     Resource,
+    ResourceFailed,
     ResourceMissing,
     ResourceTemplate,
     ServerDefinition,
+    TemplateFailed,
     Tool,
     ToolCrash,
     ToolFailed,
@@ -99,8 +115,12 @@ _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "versi
 _TOOL_FIELDS = {"name": Field(str), "function": Field(str, required=False), "description": Field(str, required=False),
                 "title": Field(str, required=False), "annotations": Field(dict, required=False),
                 "params": Field(list, required=False), "returns": Field((str, dict), required=False),
-                "steps": Field(list, required=False), "result": Field(_ANY, required=False),
-                "tool_error": Field(_ANY, required=False), "crash": Field(_ANY, required=False)}
+                "steps": Field(list, required=False), "cases": Field(list, required=False),
+                "result": Field(_ANY, required=False), "tool_error": Field(_ANY, required=False),
+                "crash": Field(_ANY, required=False)}
+#: the ways a tool's call ends, and a case's (``{"when": EXPR, END: EXPR}``)
+_ENDS = ("result", "tool_error", "crash")
+_CASE_FIELDS = {"when": Field(_ANY)} | {end: Field(_ANY, required=False) for end in _ENDS}
 _PARAM_FIELDS = {"name": Field(str), "type": Field((str, dict)), "default": Field(_ANY, required=False)}
 #: ``ToolAnnotations``: the world's names -> the wire's, in the type's field order
 _ANNOTATIONS = {"title": "title", "read_only_hint": "readOnlyHint", "destructive_hint": "destructiveHint",
@@ -134,8 +154,6 @@ _STEP_FIELDS = {
 #: each step's members that are expressions (the others are names, numbers and schemas)
 _STEP_EXPRESSIONS = {"progress": ("progress", "total", "message"), "ask_user": ("message",), "ask_model": ("text",),
                      "read": ("read",), "log": ("message",), "wait": ()}
-_BINARY = {"$add", "$sub", "$mul", "$eq", "$ne", "$lt", "$le"}
-_OPERATORS = _BINARY | {"$", "$format", "$and", "$or", "$not", "$if", "$len", "$str"}
 
 
 Path = list[str | int]
@@ -273,8 +291,11 @@ def _check_expr(raw: Any, names: set[str], path: Path) -> None:
             if spec or conversion or name not in names:
                 raise _problem(f"{{{name}}} is not a plain name known here (known: "
                                f"{', '.join(sorted(names)) or 'nothing'}; no format specs or conversions)", where)
-    elif op in _BINARY or op == "$if":
-        count = 3 if op == "$if" else 2
+    elif op in _ARITY or op == "$if":
+        count = 3 if op == "$if" else _ARITY[op]
+        if count == 1:
+            _check_expr(arg, names, where)
+            return
         if type(arg) is not list or len(arg) != count:
             raise _problem(f"{op} takes a list of {count} expressions", where)
         _check_expr(arg, names, where)
@@ -282,26 +303,80 @@ def _check_expr(raw: Any, names: set[str], path: Path) -> None:
         if type(arg) is not list or not arg:
             raise _problem(f"{op} takes a non-empty list of expressions", where)
         _check_expr(arg, names, where)
-    else:
-        _check_expr(arg, names, where)
 
 
 Expr = Callable[[dict[str, Any]], Any]
 
-#: the longest text or list ``$mul`` may repeat a value into (the SDK would make it; the engine declines)
+#: the longest text or list an operator may make (``$mul``'s repeats, ``$join``, ``$replace``): the
+#: SDK would make it; the engine declines, saying so
 MAX_REPEAT = 100_000
+
+
+def _beyond(what: str) -> BeyondLimit:
+    return BeyondLimit(f"{what} more than {MAX_REPEAT:,} items")
 
 
 def _multiply(left: Any, right: Any) -> Any:
     sequence, count = (left, right) if isinstance(left, (str, list)) else (right, left)
     if isinstance(sequence, (str, list)) and type(count) is int and len(sequence) * count > MAX_REPEAT:
-        raise BeyondLimit(f"a $mul that repeats a value into more than {MAX_REPEAT:,} items")
+        raise _beyond("a $mul that repeats a value into")
     return left * right
 
 
-_BINARY_OPS: dict[str, Callable[[Any, Any], Any]] = {
-    "$add": operator.add, "$sub": operator.sub, "$mul": _multiply, "$eq": operator.eq, "$ne": operator.ne,
-    "$lt": operator.lt, "$le": operator.le}
+def _modulo(left: Any, right: Any) -> Any:
+    if isinstance(left, str):  # printf-style formatting, whose widths have no bound
+        raise BeyondLimit("a $mod of a text (printf-style formatting) is not modelled")
+    return left % right
+
+
+def _join(separator: Any, items: Any) -> Any:
+    if isinstance(separator, str) and isinstance(items, list) and len(separator) * len(items) > MAX_REPEAT:
+        raise _beyond("a $join that makes")
+    return separator.join(items)
+
+
+def _replace(text: Any, old: Any, new: Any) -> Any:
+    if isinstance(text, str) and isinstance(old, str) and isinstance(new, str) and (
+            (text.count(old) if old else len(text) + 1) * len(new) > MAX_REPEAT):
+        raise _beyond("a $replace that makes")
+    return text.replace(old, new)
+
+
+def _index(value: Any, index: Any) -> Any:
+    return value[index]
+
+
+def _slice(value: Any, start: Any, stop: Any) -> Any:
+    return value[start:stop]
+
+
+#: The operators of an expression, each Python's own operator, built-in or method, applied as
+#: the SDK program writes it (``conformance/mcp_world.py`` keeps the same table as source text):
+#: ``{"$op": x}`` for one operand, ``{"$op": [x, y, ...]}`` for more. The value, and the
+#: exception, are the ones Python gives.
+_OPS: dict[str, Callable[..., Any]] = {
+    # one operand
+    "$not": operator.not_, "$len": len, "$str": str, "$neg": operator.neg, "$abs": abs,
+    "$int": int, "$float": float, "$bool": bool,
+    "$upper": lambda x: x.upper(), "$lower": lambda x: x.lower(), "$strip": lambda x: x.strip(),
+    "$title": lambda x: x.title(), "$keys": lambda x: list(x), "$sum": sum, "$sorted": sorted,
+    "$min": min, "$max": max, "$any": any, "$all": all,
+    # two
+    "$add": operator.add, "$sub": operator.sub, "$mul": _multiply, "$div": operator.truediv,
+    "$floordiv": operator.floordiv, "$mod": _modulo, "$round": round,
+    "$eq": operator.eq, "$ne": operator.ne, "$lt": operator.lt, "$le": operator.le, "$gt": operator.gt,
+    "$ge": operator.ge, "$in": lambda x, y: x in y, "$index": _index,
+    "$startswith": lambda x, y: x.startswith(y), "$endswith": lambda x, y: x.endswith(y),
+    "$split": lambda x, y: x.split(y), "$join": _join,
+    # three
+    "$slice": _slice, "$replace": _replace,
+}
+#: each operator's number of operands (one: the operand itself, not in a list)
+_ARITY = {op: 1 for op in ("$not", "$len", "$str", "$neg", "$abs", "$int", "$float", "$bool", "$upper", "$lower",
+                            "$strip", "$title", "$keys", "$sum", "$sorted", "$min", "$max", "$any", "$all")}
+_ARITY |= {op: 3 for op in ("$slice", "$replace")}
+_ARITY |= {op: 2 for op in _OPS if op not in _ARITY}
+_OPERATORS = set(_OPS) | {"$", "$format", "$and", "$or", "$if"}
 
 
 def compile_expr(raw: Any) -> Expr:
@@ -338,13 +413,15 @@ def compile_expr(raw: Any) -> Expr:
         if op == "$and":
             return lambda names: all(bool(part(names)) for part in parts)
         return lambda names: any(bool(part(names)) for part in parts)
-    if op in ("$not", "$len", "$str"):
+    function = _OPS[op]
+    if _ARITY[op] == 1:
         inner = compile_expr(arg)
-        unary: Callable[[Any], Any] = {"$not": operator.not_, "$len": len, "$str": str}[op]
-        return lambda names: unary(inner(names))
-    left, right = compile_expr(arg[0]), compile_expr(arg[1])
-    binary = _BINARY_OPS[op]
-    return lambda names: binary(left(names), right(names))
+        return lambda names: function(inner(names))
+    if _ARITY[op] == 2:
+        left, right = (compile_expr(a) for a in arg)
+        return lambda names: function(left(names), right(names))
+    first, second, third = (compile_expr(a) for a in arg)
+    return lambda names: function(first(names), second(names), third(names))
 
 
 # --- steps ------------------------------------------------------------------------------------------
@@ -456,37 +533,55 @@ def _compile_step(step: dict[str, Any]) -> Steps:
     return read
 
 
+def _ending(raw: dict[str, Any]) -> Callable[[dict[str, Any]], Any]:
+    """How a call ends (``raw``'s ``result``, ``tool_error`` or ``crash``; None without one), as a
+    function of the names: the value returned, or `ToolFailed`, or `ToolCrash`."""
+    end = next((key for key in _ENDS if key in raw), None)
+    value_of = compile_expr(raw[end]) if end else (lambda names: None)
+    if end == "result":
+        return value_of
+
+    def fail(names: dict[str, Any]) -> Any:
+        value = value_of(names)
+        raise (ToolFailed if end == "tool_error" else ToolCrash)(str(value))
+    return fail if end else value_of
+
+
 def _behaviour(raw: dict[str, Any]) -> Callable[..., Generator[Effect, Any, Any]]:
     steps = _compile_steps(raw.get("steps", [])) if raw.get("steps") else None
     loops = "\"for\"" in json.dumps(raw.get("steps", []))  # (a budget is kept only where something repeats)
-    end = next((key for key in ("result", "tool_error", "crash") if key in raw), None)
-    value_of = compile_expr(raw[end]) if end else (lambda names: None)
+    # the cases in order, the first whose condition holds ending the call; else the tool's own end
+    cases = [(compile_expr(case["when"]), _ending(case)) for case in raw.get("cases", [])]
+    otherwise = _ending(raw)
     name = raw["name"]
 
     def run(**names: Any) -> Generator[Effect, Any, Any]:
         try:
             if steps is not None:
                 yield from steps(names, _Budget(name) if loops else None)
-            value = value_of(names)
-        except (BeyondLimit, GeneratorExit, ResourceMissing):
-            raise  # (a resource the server lacks is the SDK's own error, thrown in by the server)
+            for holds, end in cases:
+                if holds(names):
+                    return end(names)
+            return otherwise(names)
+        except (BeyondLimit, GeneratorExit, ResourceMissing, ResourceFailed, ToolFailed, ToolCrash):
+            raise  # (a resource the server lacks or fails to make is the SDK's own error, thrown in)
         except Exception as exc:  # the program's own exception: the tool crashed
             raise ToolCrash(type(exc).__name__) from None
-        if end == "tool_error":
-            raise ToolFailed(str(value))
-        if end == "crash":
-            raise ToolCrash(str(value))
-        return value
     return run
 
 
 # --- the world ------------------------------------------------------------------------------------
 
+def _one_end(raw: dict[str, Any], path: Path, rule: str, required: bool) -> list[str]:
+    ends = [key for key in _ENDS if key in raw]
+    if len(ends) > 1 or required and not ends:
+        raise _problem(f"{rule}: {' or '.join(_ENDS)} ({' and '.join(ends) or 'none'} given)", path)
+    return ends
+
+
 def _tool(raw: Any, path: Path, types: _Types) -> Tool:
     check_object(raw, _TOOL_FIELDS, path, "a tool")
-    ends = [key for key in ("result", "tool_error", "crash") if key in raw]
-    if len(ends) > 1:
-        raise _problem(f"a tool ends one way: {' and '.join(ends)} given", path)
+    ends = _one_end(raw, path, "a tool ends one way", required=False)
     function = raw.get("function", raw["name"])
     _identifier(function, path + ["function" if "function" in raw else "name"],
                 "a tool's function name (give \"function\" when the tool's name is not one)")
@@ -507,6 +602,12 @@ def _tool(raw: Any, path: Path, types: _Types) -> Tool:
     names = _check_steps(raw.get("steps", []), {p.name for p in params}, path + ["steps"])
     for key in ends:
         _check_expr(raw[key], names, path + [key])
+    for i, case in enumerate(_items(raw, "cases", path)):
+        where = path + ["cases", i]
+        check_object(case, _CASE_FIELDS, where, "a case")
+        _check_expr(case["when"], names, where + ["when"])
+        for key in _one_end(case, where, "a case ends the call one way", required=True):
+            _check_expr(case[key], names, where + [key])
     annotations = None
     if "annotations" in raw:
         check_object(raw["annotations"], _ANNOTATION_FIELDS, path + ["annotations"], "a tool's annotations")
@@ -550,7 +651,12 @@ def _template(raw: Any, path: Path) -> ResourceTemplate:
     body = compile_expr(raw["text"])
 
     def render(**variables: str) -> str:
-        return str(body(variables))
+        try:
+            return str(body(variables))
+        except BeyondLimit:
+            raise
+        except Exception:  # the function's own exception (the SDK keeps its text on the server)
+            raise TemplateFailed() from None
     return ResourceTemplate(text, raw["name"], raw.get("description", ""), raw.get("mime_type", "text/plain"), render,
                             re.compile(pattern, re.DOTALL), raw.get("title"))
 
