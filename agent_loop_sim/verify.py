@@ -24,7 +24,7 @@ from .errors import InputError
 from .jsonio import load_json
 from .live import record_live
 from .project import Project
-from .protocols.mcp.annotations import Kind, Param
+from .protocols.mcp.annotations import Kind, Param, constraint_problem
 from .protocols.mcp.definition import ServerDefinition, Tool
 from .recording import Recording
 from .scenarios import ScenarioFile, load, read_world_file
@@ -49,7 +49,45 @@ def sample(kind: Kind) -> Any:
 
 
 def valid_arguments(tool: Tool) -> dict[str, Any]:
-    return {p.name: sample(p.kind) for p in tool.params}
+    return {p.name: sample_of(p) for p in tool.params}
+
+
+def sample_of(p: Param) -> Any:
+    """A value the parameter accepts, its constraints included where a value can be found."""
+    value = sample(p.kind)
+    if not p.constraints:
+        return value
+    for candidate in [value, *_near_bounds(p, inside=True)]:
+        if constraint_problem(p.kind.name, p.constraints, candidate) is None:
+            return candidate
+    return value
+
+
+#: texts tried for a pattern, in turn
+_TEXTS = ("text", "TEXT", "Text", "t", "T", "1", "42", "a1", "A1", "abc", "ABC", "x@example.com", "2024-01-31", "")
+
+
+def _near_bounds(p: Param, inside: bool) -> list[Any]:
+    """Values at each of a parameter's constraints: just inside them, or just outside."""
+    given, kind, out = dict(p.constraints), p.kind.name, []
+    step = 1 if kind == "integer" else 0.5
+    for key, bound in p.constraints:
+        if key in ("ge", "le"):
+            out.append(bound if inside else bound + (step if key == "le" else -step))
+        elif key in ("gt", "lt"):
+            out.append(bound + (step if key == "gt" else -step) if inside else bound)
+        elif key == "multiple_of":
+            low = given.get("ge", given.get("gt", 0))
+            first = bound * max(1, -(-low // bound))
+            out.append(first if inside else first + bound / 2 if kind == "number" else first + 1)
+        elif key in ("min_length", "max_length"):
+            length = bound + (0 if inside else (-1 if key == "min_length" else 1))
+            if length >= 0:
+                item = sample(p.kind.of) if kind == "list" else "t"  # type: ignore[arg-type]
+                out.append([item] * length if kind == "list" else item * length)
+        elif key == "pattern":
+            out += [t for t in _TEXTS if (constraint_problem(kind, (("pattern", bound),), t) is None) == inside][:1]
+    return out
 
 
 def invalid_arguments(tool: Tool) -> list[dict[str, Any]]:
@@ -69,6 +107,9 @@ def invalid_arguments(tool: Tool) -> list[dict[str, Any]]:
 def _invitations(p: Param) -> list[Any]:
     kind = p.kind.of if p.kind.name == "optional" else p.kind
     bad: list[Any] = [None] if p.kind.name == "optional" else []
+    # each constraint just met and just broken (a pattern: one text it refuses)
+    near = _near_bounds(p, inside=True) + _near_bounds(p, inside=False)
+    bad += [v for i, v in enumerate(near) if v not in near[:i]]
     if kind is None:
         return bad
     if kind.name == "integer":

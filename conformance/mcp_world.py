@@ -26,7 +26,9 @@ STATELESS_REVISION = "2026-07-28"
 
 #: Names the program defines or imports: a tool function or model may not take one.
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
-                      "ToolError", "STATELESS_REVISION", "anyio"})
+                      "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field"})
+#: ``Field``'s arguments a parameter may give (its constraints, description and title)
+_FIELD_OPTIONS = ("description", "title", "multiple_of", "le", "lt", "ge", "gt", "min_length", "max_length", "pattern")
 
 #: Each operator as the Python a user writes for it, its operands in order.
 _OPERATORS = {
@@ -49,12 +51,12 @@ _SCALARS = {"integer": "int", "number": "float", "string": "str", "boolean": "bo
 _PRELUDE = '''\
 import base64
 import warnings
-from typing import Literal
+from typing import Annotated, Literal
 
 import anyio
 
 import mcp_types as types
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
@@ -131,7 +133,11 @@ class _Writer:
         raise WorldCodeError(f"unknown type {kind!r}")
 
     def field(self, param: dict[str, Any]) -> str:
-        text = f"{_name(param['name'])}: {self.annotation(param['type'])}"
+        annotation = self.annotation(param["type"])
+        options = [f"{key}={param[key]!r}" for key in param if key in _FIELD_OPTIONS]
+        if options:
+            annotation = f"Annotated[{annotation}, Field({', '.join(options)})]"
+        text = f"{_name(param['name'])}: {annotation}"
         if "default" in param:
             text += f" = {_literal(param['default'])}"
         elif isinstance(param["type"], dict) and "optional" in param["type"]:
@@ -269,9 +275,17 @@ class _Writer:
                 f"    _v = {{{', '.join(f'{n!r}: {n}' for n in names)}}}\n"
                 f"    return str({self.expr(template['text'])})\n")
 
+    @staticmethod
+    def argument(argument: dict[str, Any]) -> str:
+        """A prompt argument's annotation: a text, optional unless required, described by ``Field``."""
+        annotation = "str" if argument.get("required", True) else "str | None"
+        if "description" in argument:
+            return f"Annotated[{annotation}, Field(description={argument['description']!r})]"
+        return annotation
+
     def prompt(self, prompt: dict[str, Any], index: int) -> str:
         arguments = prompt.get("arguments", [])
-        signature = [f"{_name(a['name'])}: str" + ("" if a.get("required", True) else " | None = None")
+        signature = [f"{_name(a['name'])}: " + self.argument(a) + ("" if a.get("required", True) else " = None")
                      for a in arguments]
         returns = "str" if "text" in prompt else "list"
         title = f", title={prompt['title']!r}" if "title" in prompt else ""

@@ -30,6 +30,9 @@ WORLD_PROBLEMS = {
     'bad base64': 'the blob is not base64',
     'a case without an end': 'a case ends the call one way: result or tool_error or crash (none given)',
     'a case naming nothing': "'x' names nothing here (known: nothing)",
+    'a constraint of another type': 'ge constrains a parameter of type integer or number, not string',
+    'a pattern that backtracks': 'a repeat inside a repeat is not modelled (its matching time can grow without bound)',
+    'an optional argument before a required one': 'an argument without a default follows one with a default (Python refuses that)',
     'an operator given too few operands': '$slice takes a list of 3 expressions',
 }
 AGENT_PROBLEMS = {

@@ -99,6 +99,14 @@ BAD_WORLDS = {
                               "a case ends the call one way"),
     "a case naming nothing": ({"tools": [{"name": "t", "cases": [{"when": {"$": "x"}, "result": 1}]}]},
                               '$.tools[0].cases[0].when["$"]', "'x' names nothing here"),
+    "a constraint of another type": ({"tools": [{"name": "t", "params": [{"name": "a", "type": "string", "ge": 1}]}]},
+                                     "$.tools[0].params[0].ge", "ge constrains a parameter of type integer or number"),
+    "a pattern that backtracks": ({"tools": [{"name": "t", "params": [{"name": "a", "type": "string",
+                                                                         "pattern": "^(a+)+$"}]}]},
+                                  "$.tools[0].params[0].pattern", "a repeat inside a repeat is not modelled"),
+    "an optional argument before a required one": ({"prompts": [{"name": "p", "text": "x", "arguments": [
+        {"name": "a", "required": False}, {"name": "b"}]}]}, "$.prompts[0].arguments[1]",
+        "an argument without a default follows one with a default"),
     "an operator given too few operands": ({"tools": [{"name": "t", "result": {"$slice": ["abc", 1]}}]},
                                            '$.tools[0].result["$slice"]', "takes a list of 3"),
 }

@@ -118,6 +118,55 @@ def _result(rng: random.Random, returns: Any, params: list[dict], names: list[st
     return _value(returns, rng)
 
 
+#: patterns a string parameter may be drawn with (each read alike by Python's and Rust's engines)
+_PATTERNS = ["^[a-z]+$", "^[A-Za-z0-9_]{1,8}$", "t", "^$", r"^\d+(\.\d+)?$"]
+#: operators drawn into the cases' conditions, by the kind of the parameter they read
+_CONDITIONS = {
+    "integer": [lambda r, n: {"$gt": [n, r.randint(-3, 3)]}, lambda r, n: {"$eq": [{"$mod": [n, 2]}, 0]},
+                lambda r, n: {"$ge": [{"$floordiv": [n, 2]}, 1]}],
+    "number": [lambda r, n: {"$lt": [{"$round": [n, 0]}, 3]}, lambda r, n: {"$gt": [{"$div": [n, 2]}, 0.5]},
+               lambda r, n: {"$eq": [{"$abs": n}, 2.5]}],
+    "string": [lambda r, n: {"$startswith": [{"$lower": n}, "t"]}, lambda r, n: {"$in": ["x", n]},
+               lambda r, n: {"$eq": [{"$len": {"$strip": n}}, 0]},
+               lambda r, n: {"$eq": [{"$slice": [{"$upper": n}, 0, 2]}, "TE"]}],
+    "boolean": [lambda r, n: {"$not": n}],
+}
+
+
+def _field_options(rng: random.Random, kind: Any) -> dict[str, Any]:
+    """A parameter's ``Field`` options: a description, a title, constraints its type takes."""
+    options: dict[str, Any] = {}
+    if rng.random() < 0.4:
+        options["description"] = rng.choice(["How many", "A name", "What to use"])
+    if rng.random() < 0.1:
+        options["title"] = "Given title"
+    if rng.random() < 0.5:
+        if kind == "integer":
+            options |= rng.choice([{"ge": rng.randint(-2, 3)}, {"le": rng.randint(2, 9)}, {"gt": 0, "lt": 100},
+                                   {"multiple_of": rng.choice([2, 3])}])
+        elif kind == "number":
+            options |= rng.choice([{"ge": 0}, {"lt": rng.choice([2.5, 10])}, {"gt": -1.5, "le": 1e6},
+                                   {"multiple_of": 0.5}])
+        elif kind == "string":
+            options |= rng.choice([{"min_length": rng.randint(1, 5)}, {"max_length": rng.randint(0, 3)},
+                                   {"pattern": rng.choice(_PATTERNS)}])
+        elif isinstance(kind, dict) and "list" in kind:
+            options |= rng.choice([{"min_length": rng.randint(1, 2)}, {"max_length": rng.randint(0, 2)}])
+    return options
+
+
+def _cases(rng: random.Random, params: list[dict]) -> list[dict[str, Any]]:
+    """Cases that end a call by its arguments: a tool error or a crash for some values only."""
+    cases = []
+    for p in params:
+        kind = p["type"]
+        if isinstance(kind, str) and kind in _CONDITIONS and rng.random() < 0.35:
+            condition = rng.choice(_CONDITIONS[kind])(rng, {"$": p["name"]})
+            end = rng.choice(["tool_error", "tool_error", "crash"])
+            cases.append({"when": condition, end: {"$format": "case of {%s}" % p["name"]}})
+    return cases
+
+
 def random_world(rng: random.Random, index: int) -> dict[str, Any]:
     tools = []
     for t in range(rng.randint(1, 4)):
@@ -128,6 +177,8 @@ def random_world(rng: random.Random, index: int) -> dict[str, Any]:
             if after_default or rng.random() < 0.25:
                 param["default"] = _value(param["type"], rng)
             params.append(param)
+        for i, param in enumerate(params):  # (from generators of their own: the rest is what the seed always drew)
+            param.update(_field_options(random.Random(f"{index}-{t}-{i}-field"), param["type"]))
         names = [p["name"] for p in params]
         steps, names = _steps(rng, names, [p["name"] for p in params if p["type"] == "integer"])
         # A tool that ends by waiting forever (never answered: verify calls it with a read timeout),
@@ -154,11 +205,16 @@ def random_world(rng: random.Random, index: int) -> dict[str, Any]:
             tool["tool_error"] = {"$format": "refused: " + " ".join("{%s}" % n for n in names[:2])}
         else:
             tool["crash"] = "broken"
+        cases = _cases(random.Random(f"{index}-{t}-cases"), params)
+        if cases:
+            tool["cases"] = cases
         tools.append(tool)
     prompts = []
     for i in range(rng.randint(0, 2)):
         prompt: dict[str, Any] = {"name": f"prompt_{i}", "description": "A prompt.",
                                   "arguments": [{"name": "topic"}, {"name": "tone", "required": rng.random() < 0.5}]}
+        if random.Random(f"{index}-{i}-prompt").random() < 0.5:
+            prompt["arguments"][0]["description"] = "What to write about"
         if rng.random() < 0.5:
             prompt["text"] = {"$format": "Write about {topic} ({tone})"}
         else:
@@ -194,8 +250,11 @@ def histogram(worlds: list[dict[str, Any]]) -> Counter:
         for tool in world["tools"]:
             for p in tool["params"]:
                 drawn[f"param {kind_name(p['type'])}"] += 1
-                if "default" in p:
-                    drawn["param default"] += 1
+                for option in ("default", "description", "title", "ge", "gt", "le", "lt", "multiple_of",
+                               "min_length", "max_length", "pattern"):
+                    drawn[f"param {option}"] += option in p
+            for case in tool.get("cases", []):
+                drawn[f"case {next(iter(case['when']))} {next(k for k in case if k != 'when')}"] += 1
             drawn[f"returns {kind_name(tool['returns']) if 'returns' in tool else 'nothing'}"] += 1
             walk_steps(tool.get("steps", []))
             drawn[f"end {next((k for k in ('result', 'tool_error', 'crash') if k in tool), 'none')}"] += 1

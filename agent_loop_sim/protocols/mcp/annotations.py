@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,18 +54,24 @@ class Kind:
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter of a tool, or one field of a nested model."""
+    """One parameter of a tool, or one field of a nested model: ``Annotated[kind, Field(...)]``
+    with ``Field``'s ``description``, ``title`` and ``constraints`` (`CONSTRAINTS`' keys)."""
 
     name: str
     kind: Kind
     default: Any = field(default=MISSING, compare=False)
     #: an optional without a default defaults to None (a world's parameters); a return's does not
     none_default: bool = True
+    description: str | None = None
+    given_title: str | None = None
+    constraints: tuple[tuple[str, Any], ...] = ()
 
     @property
     def title(self) -> str:
         # pydantic's default field title (``GenerateJsonSchema.get_title_from_name``), in its
         # order: "max_tokens" -> "Max Tokens", "from_" -> "From" (the blank stripped).
+        if self.given_title is not None:
+            return self.given_title
         return self.name.title().replace("_", " ").strip()
 
     @property
@@ -112,8 +119,12 @@ def property_schema(param: Param, defs: dict[str, Any]) -> dict[str, Any]:
     schema = field_schema(param.kind, defs)
     if not param.required:
         schema["default"] = param.default_value()
-    if not _is_ref(param.kind):
+    if not _is_ref(param.kind) or param.given_title is not None:
         schema["title"] = param.title
+    if param.description is not None:
+        schema["description"] = param.description
+    for key, value in param.constraints:
+        schema[_SCHEMA_KEYWORDS[param.kind.name == "list"][key]] = value
     return dict(sorted(schema.items()))
 
 
@@ -266,8 +277,109 @@ def validate_fields(params: tuple[Param, ...], data: dict[str, Any], prefix: str
             else:
                 out[p.name] = copy_default(p.default_value())
             continue
-        out[p.name] = validate(p.kind, data[p.name], prefix + p.name, problems)
+        given = data[p.name]
+        if p.constraints and p.kind.name == "list" and type(given) is list:
+            # a list over its longest is refused before its items are read (their errors unsaid)
+            longest = dict(p.constraints).get("max_length")
+            if longest is not None and len(given) > longest:
+                problem = constraint_problem("list", (("max_length", longest),), given)
+                problems.append(Problem(prefix + p.name, *problem, given))  # type: ignore[misc]
+                out[p.name] = None
+                continue
+        before = len(problems)
+        value = out[p.name] = validate(p.kind, given, prefix + p.name, problems)
+        if p.constraints and len(problems) == before:  # (a value of the right type: its constraints)
+            problem = constraint_problem(p.kind.name, p.constraints, value)
+            if problem is not None:
+                problems.append(Problem(prefix + p.name, problem[0], problem[1], given))
     return out
+
+
+# --- Field's constraints -------------------------------------------------------------------------
+
+#: ``Field``'s constraints a world can give, by the kinds they apply to, in the order pydantic
+#: checks them (the first that fails is the one error reported)
+CONSTRAINTS = {"integer": ("multiple_of", "le", "lt", "ge", "gt"), "number": ("multiple_of", "le", "lt", "ge", "gt"),
+               "string": ("min_length", "max_length", "pattern"), "list": ("min_length", "max_length")}
+#: their JSON Schema keywords (a list's lengths count items)
+_SCHEMA_KEYWORDS = {flag: {"multiple_of": "multipleOf", "le": "maximum", "lt": "exclusiveMaximum", "ge": "minimum",
+                           "gt": "exclusiveMinimum", "pattern": "pattern",
+                           "min_length": "minItems" if flag else "minLength",
+                           "max_length": "maxItems" if flag else "maxLength"} for flag in (False, True)}
+_BOUNDS = {"le": ("less_than_equal", "less than or equal to", lambda v, b: v <= b),
+           "lt": ("less_than", "less than", lambda v, b: v < b),
+           "ge": ("greater_than_equal", "greater than or equal to", lambda v, b: v >= b),
+           "gt": ("greater_than", "greater than", lambda v, b: v > b)}
+
+
+def rust_number(value: int | float) -> str:
+    """A bound as pydantic-core's messages write it (Rust's ``Display``: no exponent, no ``.0``)."""
+    if isinstance(value, int):
+        return str(value)
+    text = format(Decimal(repr(value)), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def constraint_problem(kind: str, constraints: tuple[tuple[str, Any], ...], value: Any) -> tuple[str, str] | None:
+    """(error type, message) for the first of ``constraints`` a validated ``value`` breaks, else None."""
+    given = dict(constraints)
+    for key in CONSTRAINTS[kind]:
+        if key not in given:
+            continue
+        bound = given[key]
+        if key == "multiple_of":
+            if not _multiple(value, bound):
+                return "multiple_of", f"Input should be a multiple of {rust_number(bound)}"
+        elif key in _BOUNDS:
+            kind_of_error, words, holds = _BOUNDS[key]
+            if not holds(value, bound):
+                return kind_of_error, f"Input should be {words} {rust_number(bound)}"
+        elif key in ("min_length", "max_length"):
+            length, least = len(value), key == "min_length"
+            if (length < bound) if least else (length > bound):
+                side = "least" if least else "most"
+                if kind == "list":
+                    return ("too_short" if least else "too_long",
+                            f"List should have at {side} {_plural(bound, 'item')} after validation, not {length}")
+                return ("string_too_short" if least else "string_too_long",
+                        f"String should have at {side} {_plural(bound, 'character')}")
+        elif not re.search(rust_pattern(bound), value):
+            return "string_pattern_mismatch", f"String should match pattern '{bound}'"
+    return None
+
+
+def _multiple(value: int | float, of: int | float) -> bool:
+    if isinstance(value, int) and isinstance(of, int):
+        return value % of == 0
+    # pydantic-core's float test: the remainder within a billionth of the value, at either end
+    remainder = value % of
+    tolerance = abs(value) / 1e9
+    return abs(remainder) <= tolerance or abs(remainder - of) <= tolerance
+
+
+def rust_pattern(pattern: str) -> str:
+    """``pattern`` for Python's ``re`` as pydantic's Rust regex reads it: an unescaped ``$``
+    outside a class matches only at the very end (``\\Z``), never before a final newline."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]" or out[-1] == "["
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            char = r"\Z"
+        out.append(char)
+        i += 1
+    return "".join(out)
 
 
 def copy_default(value: Any) -> Any:

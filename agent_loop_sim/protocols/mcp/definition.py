@@ -224,6 +224,7 @@ def unsafe_path(value: str) -> bool:
 class PromptArgument:
     name: str
     required: bool = True
+    description: str | None = None  # (``Annotated[str, Field(description=...)]``)
 
 
 @dataclass(frozen=True)

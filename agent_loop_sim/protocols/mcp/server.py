@@ -15,6 +15,7 @@ from .definition import (
     ArgumentsRejected,
     Log,
     Prompt,
+    PromptArgument,
     Progress,
     ReadResource,
     ResourceFailed,
@@ -411,11 +412,17 @@ class ServerConnection:
 # --- helpers ------------------------------------------------------------------------------------
 
 def _prompt_listing(p: Prompt) -> dict[str, Any]:
-    listed = {"arguments": [{"name": a.name, "required": a.required} for a in p.arguments],
+    listed = {"arguments": [_argument_listing(a) for a in p.arguments],
               "description": p.description, "name": p.name}
     if p.title is not None:
         listed["title"] = p.title  # (last: its keys in sorted order)
     return listed
+
+
+def _argument_listing(a: PromptArgument) -> dict[str, Any]:
+    if a.description is None:
+        return {"name": a.name, "required": a.required}
+    return {"description": a.description, "name": a.name, "required": a.required}  # (in sorted order)
 
 
 def _read(d: ServerDefinition, uri: str) -> dict[str, Any]:

@@ -7,7 +7,8 @@ A world file describes what a user of the SDK's ``MCPServer`` declares (``"kind"
      "tools": [{"name": N, "function": IDENT?, "title": TEXT?, "description": TEXT?,
                 "annotations": {"title"?, "read_only_hint"?, "destructive_hint"?, "idempotent_hint"?,
                                 "open_world_hint"?}?,
-                "params": [{"name": IDENT, "type": TYPE, "default": VALUE?}, ...],
+                "params": [{"name": IDENT, "type": TYPE, "default": VALUE?, "description": TEXT?,
+                            "title": TEXT?, CONSTRAINT: VALUE, ...}, ...],
                 "returns": TYPE?, "steps": [STEP, ...]?,
                 "cases": [{"when": EXPR, "result": EXPR | "tool_error": EXPR | "crash": EXPR}, ...]?,
                 "result": EXPR | "tool_error": EXPR | "crash": EXPR}],
@@ -15,8 +16,16 @@ A world file describes what a user of the SDK's ``MCPServer`` declares (``"kind"
                     "text": TEXT | "blob": BASE64}],
      "templates": [{"uri_template": "scheme://{var}/...", "name": N, "title": TEXT?, "description": TEXT?,
                     "mime_type": M?, "text": EXPR}],
-     "prompts": [{"name": N, "title": TEXT?, "description": TEXT?, "arguments": [{"name": IDENT, "required": BOOL?}],
+     "prompts": [{"name": N, "title": TEXT?, "description": TEXT?, "arguments": [{"name": IDENT, "required": BOOL?, "description": TEXT?}],
                   "text": EXPR | "messages": [{"role": "user" | "assistant", "text": EXPR}, ...]}]}
+
+A parameter (or a model's field) with a description, a title or a CONSTRAINT is
+``Annotated[TYPE, Field(...)]`` with those arguments; the constraints are pydantic's:
+``ge``, ``gt``, ``le``, ``lt`` and ``multiple_of`` for an integer or a number, ``min_length``,
+``max_length`` and ``pattern`` for a string, ``min_length`` and ``max_length`` for a list. They
+are in the schema (``minimum``, ``exclusiveMaximum``, ``minItems``, ...) and refused with
+pydantic's own words; a pattern is read as pydantic's Rust engine reads it (no look-around or
+back-reference, and here no repeat inside a repeat). A prompt argument may have a description.
 
 A template's ``{var}`` (simple expansions only) matches up to the next ``/?#&,`` and is
 percent-decoded; a value that climbs out of its path (``..``) or is absolute is refused, as the
@@ -65,15 +74,17 @@ import base64
 import binascii
 import json
 import keyword
+import math
 import operator
 import re
 import string
+from re import _parser as sre_parse  # (the stdlib's own parser of patterns: there is no public one)
 from typing import Any, Callable, Generator
 
 from ...errors import InputError
 from ...jsonio import json_path
 from ...schema import Field, check_object, describe
-from .annotations import MISSING, SCALARS, Kind, Param
+from .annotations import CONSTRAINTS, MISSING, SCALARS, Kind, Param
 from .methods import LOG_LEVELS_IN_ORDER as LOG_LEVELS
 from .definition import (
     AskModel,
@@ -104,8 +115,9 @@ MAX_ITEMS = 1000
 MAX_STEPS = 10_000
 #: names the program the SDK side runs defines itself (`conformance/mcp_world.py`)
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
-                      "ToolError", "STATELESS_REVISION", "anyio"})
+                      "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field"})
 
+_CONSTRAINT_KEYS = frozenset(key for keys in CONSTRAINTS.values() for key in keys)
 _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "version": Field(str),
                  "title": Field(str, required=False), "description": Field(str, required=False),
                  "website_url": Field(str, required=False),
@@ -121,7 +133,9 @@ _TOOL_FIELDS = {"name": Field(str), "function": Field(str, required=False), "des
 #: the ways a tool's call ends, and a case's (``{"when": EXPR, END: EXPR}``)
 _ENDS = ("result", "tool_error", "crash")
 _CASE_FIELDS = {"when": Field(_ANY)} | {end: Field(_ANY, required=False) for end in _ENDS}
-_PARAM_FIELDS = {"name": Field(str), "type": Field((str, dict)), "default": Field(_ANY, required=False)}
+_PARAM_FIELDS = {"name": Field(str), "type": Field((str, dict)), "default": Field(_ANY, required=False),
+                 "description": Field(str, required=False), "title": Field(str, required=False),
+                 **{key: Field((int, float, str), required=False) for keys in CONSTRAINTS.values() for key in keys}}
 #: ``ToolAnnotations``: the world's names -> the wire's, in the type's field order
 _ANNOTATIONS = {"title": "title", "read_only_hint": "readOnlyHint", "destructive_hint": "destructiveHint",
                 "idempotent_hint": "idempotentHint", "open_world_hint": "openWorldHint"}
@@ -140,7 +154,8 @@ _MESSAGE_FIELDS = {"role": Field(str, choices=("user", "assistant")), "text": Fi
 #: a template's simple expansion ``{var}``; the SDK's value stops at a structural character
 _EXPANSION = re.compile(r"\{([^{}]*)\}")
 _STOPS = "/?#&,"
-_ARGUMENT_FIELDS = {"name": Field(str), "required": Field(bool, required=False)}
+_ARGUMENT_FIELDS = {"name": Field(str), "required": Field(bool, required=False),
+                    "description": Field(str, required=False)}
 _STEP_FIELDS = {
     "progress": {"progress": Field(_ANY), "total": Field(_ANY, required=False),
                  "message": Field(_ANY, required=False)},
@@ -239,9 +254,68 @@ def _param(raw: Any, path: Path, types: _Types) -> Param:
     check_object(raw, _PARAM_FIELDS, path, "a parameter")
     name = _identifier(raw["name"], path + ["name"], "a parameter name")
     kind = types.read(raw["type"], path + ["type"])
-    if "default" not in raw:
-        return Param(name, kind)
-    return Param(name, kind, raw["default"])
+    constraints = _constraints(raw, kind, path)
+    return Param(name, kind, raw.get("default", MISSING), description=raw.get("description"),
+                 given_title=raw.get("title"), constraints=constraints)
+
+
+#: the longest pattern a world may give (it is compiled for every reader of the world)
+MAX_PATTERN = 1000
+
+
+def _constraints(raw: dict[str, Any], kind: Kind, path: Path) -> tuple[tuple[str, Any], ...]:
+    """``Field``'s constraints as given (in the file's order, as the program passes them), each
+    checked against the parameter's type: what pydantic would refuse to build is refused here."""
+    given = [key for key in raw if key in _CONSTRAINT_KEYS]
+    if not given:
+        return ()
+    allowed = CONSTRAINTS.get(kind.name, ())
+    for key in given:
+        value, where = raw[key], path + [key]
+        if key not in allowed:
+            kinds = [k for k, keys in CONSTRAINTS.items() if key in keys]
+            raise _problem(f"{key} constrains a parameter of type {' or '.join(kinds)}, not {kind.name}", where)
+        if key == "pattern":
+            if type(value) is not str or len(value) > MAX_PATTERN:
+                raise _problem(f"a pattern is a string of at most {MAX_PATTERN:,} characters", where)
+            _check_pattern(value, where)
+        elif key in ("min_length", "max_length"):
+            if type(value) is not int or value < 0:
+                raise _problem(f"{key} is a whole number, 0 or more", where)
+        elif kind.name == "integer" and type(value) is not int:
+            raise _problem(f"{key} of an integer is a whole number, not {describe(value)}", where)
+        elif type(value) not in (int, float) or not math.isfinite(value):
+            raise _problem(f"{key} is a finite number, not {describe(value)}", where)
+        elif key == "multiple_of" and value <= 0:
+            raise _problem("multiple_of is above 0", where)
+    return tuple((key, raw[key]) for key in given)
+
+
+def _check_pattern(pattern: str, where: Path) -> None:
+    """A pattern both regex engines read alike, and that Python's matches in bounded time: no
+    look-around or back-reference (pydantic's Rust engine has none), no repeat inside a repeat."""
+    try:
+        parsed = sre_parse.parse(pattern)
+    except re.error as exc:
+        raise _problem(f"not a regular expression: {exc}", where) from None
+
+    def walk(items: Any, repeated: bool) -> None:
+        for op, arg in items:
+            name = str(op)
+            if name in ("ASSERT", "ASSERT_NOT", "GROUPREF", "GROUPREF_EXISTS"):
+                raise _problem("look-around and back-references are not modelled (pydantic's Rust regex "
+                               "engine has neither)", where)
+            if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+                if repeated:
+                    raise _problem("a repeat inside a repeat is not modelled (its matching time can grow "
+                                   "without bound)", where)
+                walk(arg[2], True)
+            elif name == "SUBPATTERN":
+                walk(arg[3], repeated)
+            elif name == "BRANCH":
+                for branch in arg[1]:
+                    walk(branch, repeated)
+    walk(parsed, False)
 
 
 def _no_repeats(names: list[str], path: Path, what: str) -> None:
@@ -572,6 +646,17 @@ def _behaviour(raw: dict[str, Any]) -> Callable[..., Generator[Effect, Any, Any]
 
 # --- the world ------------------------------------------------------------------------------------
 
+def _required_first(required: list[bool], path: Path, what: str) -> None:
+    """Python's own rule, which the SDK program follows: no parameter without a default after one
+    with (an optional prompt argument defaults to None)."""
+    seen_default = False
+    for i, needed in enumerate(required):
+        if not needed:
+            seen_default = True
+        elif seen_default:
+            raise _problem(f"{what} without a default follows one with a default (Python refuses that)", path + [i])
+
+
 def _one_end(raw: dict[str, Any], path: Path, rule: str, required: bool) -> list[str]:
     ends = [key for key in _ENDS if key in raw]
     if len(ends) > 1 or required and not ends:
@@ -590,14 +675,7 @@ def _tool(raw: Any, path: Path, types: _Types) -> Tool:
                        path + ["function" if "function" in raw else "name"])
     params = tuple(_param(p, path + ["params", i], types) for i, p in enumerate(_items(raw, "params", path)))
     _no_repeats([p.name for p in params], path + ["params"], "parameter")
-    # Python's own rule, which the SDK program follows: no parameter without a default after one with.
-    seen_default = False
-    for i, p in enumerate(params):
-        if not p.required:
-            seen_default = True
-        elif seen_default:
-            raise _problem("a parameter without a default follows one with a default (Python refuses that)",
-                           path + ["params", i])
+    _required_first([p.required for p in params], path + ["params"], "a parameter")
     returns = types.read(raw["returns"], path + ["returns"], returns=True) if "returns" in raw else None
     names = _check_steps(raw.get("steps", []), {p.name for p in params}, path + ["steps"])
     for key in ends:
@@ -669,8 +747,9 @@ def _prompt(raw: Any, path: Path) -> Prompt:
     for i, a in enumerate(_items(raw, "arguments", path)):
         check_object(a, _ARGUMENT_FIELDS, path + ["arguments", i], "a prompt argument")
         arguments.append(PromptArgument(_identifier(a["name"], path + ["arguments", i, "name"], "an argument name"),
-                                        a.get("required", True)))
+                                        a.get("required", True), a.get("description")))
     _no_repeats([a.name for a in arguments], path + ["arguments"], "argument")
+    _required_first([a.required for a in arguments], path + ["arguments"], "an argument")
     known = {a.name for a in arguments}
     if "text" in raw:
         _check_expr(raw["text"], known, path + ["text"])  # (checked before it is compiled, as a message's)
