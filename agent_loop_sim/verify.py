@@ -30,6 +30,9 @@ from .recording import Recording
 from .scenarios import ScenarioFile, load, read_world_file
 
 MODES = ("legacy", "2026-07-28", "auto")
+#: The read timeout of each call to a tool that may never answer: long enough for an answer that
+#: does come to arrive first on a busy machine (at one second, one did not, in a run beside others).
+WAITING_READ_TIMEOUT = 3.0
 _SAMPLE = {"integer": 3, "number": 2.5, "string": "text", "boolean": True, "null": None}
 
 
@@ -42,14 +45,14 @@ def sample(kind: Kind) -> Any:
     if kind.name == "optional":
         return sample(kind.of)  # type: ignore[arg-type]
     if kind.name == "model":
-        return {f.name: sample(f.kind) for f in kind.fields}
+        return {f.key: sample(f.kind) for f in kind.fields}
     if kind.name == "dict":
         return {"k": 1}
     return _SAMPLE[kind.name]
 
 
 def valid_arguments(tool: Tool) -> dict[str, Any]:
-    return {p.name: sample_of(p) for p in tool.params}
+    return {p.key: sample_of(p) for p in tool.params}
 
 
 def sample_of(p: Param) -> Any:
@@ -96,8 +99,8 @@ def invalid_arguments(tool: Tool) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for p in tool.params:
         for bad in _invitations(p):
-            out.append({**good, p.name: bad})
-    required = [p.name for p in tool.params if p.required]
+            out.append({**good, p.key: bad})
+    required = [p.key for p in tool.params if p.required]
     if required:
         out.append({k: v for k, v in good.items() if k != required[0]})
     out.append({**good, "unexpected": 1})
@@ -127,7 +130,7 @@ def _invitations(p: Param) -> list[Any]:
     elif kind.name == "model":
         required = [f for f in kind.fields if f.required]
         if required:
-            bad.append({f.name: sample(f.kind) for f in kind.fields if f is not required[0]})
+            bad.append({f.key: sample(f.kind) for f in kind.fields if f is not required[0]})
         bad.append("not an object")
     return bad
 
@@ -179,7 +182,7 @@ def tour(world: dict[str, Any], definition: ServerDefinition) -> list[dict[str, 
                 # A call that may never be answered needs a read timeout to end (arguments read as
                 # invalid may be accepted: every call has one); the tools are listed first, so the
                 # server's start is not on a call's clock.
-                calls = [{**call, "read_timeout_seconds": 1.0} for call in calls]
+                calls = [{**call, "read_timeout_seconds": WAITING_READ_TIMEOUT} for call in calls]
                 first = [{"op": "list", "what": "tools"}]
             session: dict[str, Any] = {"name": f"{slug}_{_slug(tool.function)}", "family": "mcp", "mode": mode,
                                        "title": f"{mode}: {tool.name} with valid and invalid arguments",

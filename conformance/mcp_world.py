@@ -28,7 +28,7 @@ STATELESS_REVISION = "2026-07-28"
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
                       "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field"})
 #: ``Field``'s arguments a parameter may give (its constraints, description and title)
-_FIELD_OPTIONS = ("description", "title", "multiple_of", "le", "lt", "ge", "gt", "min_length", "max_length", "pattern")
+_FIELD_OPTIONS = ("alias", "description", "title", "multiple_of", "le", "lt", "ge", "gt", "min_length", "max_length", "pattern")
 
 #: Each operator as the Python a user writes for it, its operands in order.
 _OPERATORS = {

@@ -133,9 +133,12 @@ _CONDITIONS = {
 }
 
 
-def _field_options(rng: random.Random, kind: Any) -> dict[str, Any]:
-    """A parameter's ``Field`` options: a description, a title, constraints its type takes."""
+def _field_options(rng: random.Random, kind: Any, name: str) -> dict[str, Any]:
+    """A parameter's ``Field`` options: a description, a title, an alias (rarely: the SDK then
+    crashes every valid call), constraints its type takes."""
     options: dict[str, Any] = {}
+    if rng.random() < 0.05:
+        options["alias"] = f"json-{name}"
     if rng.random() < 0.4:
         options["description"] = rng.choice(["How many", "A name", "What to use"])
     if rng.random() < 0.1:
@@ -178,7 +181,7 @@ def random_world(rng: random.Random, index: int) -> dict[str, Any]:
                 param["default"] = _value(param["type"], rng)
             params.append(param)
         for i, param in enumerate(params):  # (from generators of their own: the rest is what the seed always drew)
-            param.update(_field_options(random.Random(f"{index}-{t}-{i}-field"), param["type"]))
+            param.update(_field_options(random.Random(f"{index}-{t}-{i}-field"), param["type"], param["name"]))
         names = [p["name"] for p in params]
         steps, names = _steps(rng, names, [p["name"] for p in params if p["type"] == "integer"])
         # A tool that ends by waiting forever (never answered: verify calls it with a read timeout),
@@ -250,7 +253,7 @@ def histogram(worlds: list[dict[str, Any]]) -> Counter:
         for tool in world["tools"]:
             for p in tool["params"]:
                 drawn[f"param {kind_name(p['type'])}"] += 1
-                for option in ("default", "description", "title", "ge", "gt", "le", "lt", "multiple_of",
+                for option in ("default", "description", "title", "alias", "ge", "gt", "le", "lt", "multiple_of",
                                "min_length", "max_length", "pattern"):
                     drawn[f"param {option}"] += option in p
             for case in tool.get("cases", []):

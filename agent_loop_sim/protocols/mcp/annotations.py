@@ -65,14 +65,21 @@ class Param:
     description: str | None = None
     given_title: str | None = None
     constraints: tuple[tuple[str, Any], ...] = ()
+    #: ``Field(alias=...)``: the name the JSON uses (a keyword such as ``from``, for ``from_``)
+    alias: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The field's name in JSON: its alias, else its own."""
+        return self.name if self.alias is None else self.alias
 
     @property
     def title(self) -> str:
-        # pydantic's default field title (``GenerateJsonSchema.get_title_from_name``), in its
-        # order: "max_tokens" -> "Max Tokens", "from_" -> "From" (the blank stripped).
+        # pydantic's default field title (``GenerateJsonSchema.get_title_from_name``), of the
+        # JSON's name, in its order: "max_tokens" -> "Max Tokens", "from_" -> "From" (stripped).
         if self.given_title is not None:
             return self.given_title
-        return self.name.title().replace("_", " ").strip()
+        return self.key.title().replace("_", " ").strip()
 
     @property
     def required(self) -> bool:
@@ -130,8 +137,8 @@ def property_schema(param: Param, defs: dict[str, Any]) -> dict[str, Any]:
 
 def model_schema(title: str, params: tuple[Param, ...], defs: dict[str, Any]) -> dict[str, Any]:
     """A model's schema, as pydantic writes it (its ``$defs`` are the caller's to place)."""
-    out: dict[str, Any] = {"properties": {p.name: property_schema(p, defs) for p in params}}
-    required = [p.name for p in params if p.required]
+    out: dict[str, Any] = {"properties": {p.key: property_schema(p, defs) for p in params}}
+    required = [p.key for p in params if p.required]
     if required:
         out["required"] = required
     out["title"] = title
@@ -269,29 +276,31 @@ def validate(kind: Kind, value: Any, loc: str, problems: list[Problem]) -> Any:
 
 def validate_fields(params: tuple[Param, ...], data: dict[str, Any], prefix: str,
                     problems: list[Problem]) -> dict[str, Any]:
+    """The fields of ``data`` (read by their JSON names), validated, by their Python names."""
     out: dict[str, Any] = {}
     for p in params:
-        if p.name not in data:
+        key, loc = p.key, prefix + p.key
+        if key not in data:
             if p.required:
-                problems.append(Problem(prefix + p.name, "missing", "Field required", data))
+                problems.append(Problem(loc, "missing", "Field required", data))
             else:
                 out[p.name] = copy_default(p.default_value())
             continue
-        given = data[p.name]
+        given = data[key]
         if p.constraints and p.kind.name == "list" and type(given) is list:
             # a list over its longest is refused before its items are read (their errors unsaid)
             longest = dict(p.constraints).get("max_length")
             if longest is not None and len(given) > longest:
                 problem = constraint_problem("list", (("max_length", longest),), given)
-                problems.append(Problem(prefix + p.name, *problem, given))  # type: ignore[misc]
+                problems.append(Problem(loc, *problem, given))  # type: ignore[misc]
                 out[p.name] = None
                 continue
         before = len(problems)
-        value = out[p.name] = validate(p.kind, given, prefix + p.name, problems)
+        value = out[p.name] = validate(p.kind, given, loc, problems)
         if p.constraints and len(problems) == before:  # (a value of the right type: its constraints)
             problem = constraint_problem(p.kind.name, p.constraints, value)
             if problem is not None:
-                problems.append(Problem(prefix + p.name, problem[0], problem[1], given))
+                problems.append(Problem(loc, problem[0], problem[1], given))
     return out
 
 

@@ -133,8 +133,13 @@ class Tool:
         return top_schema(f"{self.function}Output", (Param("result", kind, none_default=False),))
 
     def validate(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """The arguments as the tool function receives them, or `ArgumentsRejected`."""
-        return validate_arguments(f"{self.function}Arguments", self.params, arguments)
+        """The arguments as the tool function receives them, or `ArgumentsRejected`; `ToolCrash`
+        for a function with an aliased parameter: ``MCPServer`` passes each argument under its
+        JSON name (``from=``), a keyword the function does not take."""
+        valid = validate_arguments(f"{self.function}Arguments", self.params, arguments)
+        if any(p.alias is not None and p.alias != p.name for p in self.params):
+            raise ToolCrash("an unexpected keyword argument")
+        return valid
 
     def result(self, value: Any) -> dict[str, Any]:
         """The ``tools/call`` result for the value the function returned (`ToolCrash` if its
@@ -303,18 +308,20 @@ _EXACT: dict[str, type] = {"integer": int, "string": str}
 def _pre_parse_json(params: tuple[Param, ...], arguments: dict[str, Any]) -> dict[str, Any]:
     # The SDK first decodes JSON text given for a parameter not annotated plain ``str``, unless
     # it decodes to a scalar.
+    # (A parameter is found by its name and by its alias.)
     out = arguments  # (copied only when a decoded value replaces one: nearly never)
     for p in params:
-        value = arguments.get(p.name)
-        if p.name in arguments and isinstance(value, str) and p.kind.name != "string":
-            try:
-                decoded = json.loads(value)
-            except (ValueError, RecursionError):
-                continue
-            if not isinstance(decoded, (str, int, float)):
-                if out is arguments:
-                    out = dict(arguments)
-                out[p.name] = decoded
+        for key in (p.name,) if p.alias is None else (p.name, p.alias):
+            value = arguments.get(key)
+            if key in arguments and isinstance(value, str) and p.kind.name != "string":
+                try:
+                    decoded = json.loads(value)
+                except (ValueError, RecursionError):
+                    continue
+                if not isinstance(decoded, (str, int, float)):
+                    if out is arguments:
+                        out = dict(arguments)
+                    out[key] = decoded
     return out
 
 

@@ -258,6 +258,8 @@ class ServerConnection:
             arguments = tool.validate(params.get("arguments") or {})
         except ArgumentsRejected as exc:
             return [self._tool_result(request.id, wire, _error_result(f"Error executing tool {name}: {exc}"))]
+        except ToolCrash:
+            return [self._tool_result(request.id, wire, _error_result(f"Error executing tool {name}"))]
         call = _SuspendedCall(request.id, name, tool.behaviour(**arguments), token,
                               _log_levels(wire.ERA, params.get("_meta")))
         return self._RUN_TOOL[wire.ERA](self, call, params.get("inputResponses"))

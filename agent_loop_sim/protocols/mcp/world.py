@@ -8,7 +8,7 @@ A world file describes what a user of the SDK's ``MCPServer`` declares (``"kind"
                 "annotations": {"title"?, "read_only_hint"?, "destructive_hint"?, "idempotent_hint"?,
                                 "open_world_hint"?}?,
                 "params": [{"name": IDENT, "type": TYPE, "default": VALUE?, "description": TEXT?,
-                            "title": TEXT?, CONSTRAINT: VALUE, ...}, ...],
+                            "title": TEXT?, "alias": TEXT?, CONSTRAINT: VALUE, ...}, ...],
                 "returns": TYPE?, "steps": [STEP, ...]?,
                 "cases": [{"when": EXPR, "result": EXPR | "tool_error": EXPR | "crash": EXPR}, ...]?,
                 "result": EXPR | "tool_error": EXPR | "crash": EXPR}],
@@ -25,7 +25,10 @@ A parameter (or a model's field) with a description, a title or a CONSTRAINT is
 ``max_length`` and ``pattern`` for a string, ``min_length`` and ``max_length`` for a list. They
 are in the schema (``minimum``, ``exclusiveMaximum``, ``minItems``, ...) and refused with
 pydantic's own words; a pattern is read as pydantic's Rust engine reads it (no look-around or
-back-reference, and here no repeat inside a repeat). A prompt argument may have a description.
+back-reference, and here no repeat inside a repeat). An ``alias`` is the field's name in JSON
+(``from`` for a field ``from_``): in the schema, and in what validation reads and says; a tool
+whose parameter has one crashes on every valid call, as ``MCPServer`` passes each argument by
+that name, a keyword its function does not take. A prompt argument may have a description.
 
 A template's ``{var}`` (simple expansions only) matches up to the next ``/?#&,`` and is
 percent-decoded; a value that climbs out of its path (``..``) or is absolute is refused, as the
@@ -135,6 +138,7 @@ _ENDS = ("result", "tool_error", "crash")
 _CASE_FIELDS = {"when": Field(_ANY)} | {end: Field(_ANY, required=False) for end in _ENDS}
 _PARAM_FIELDS = {"name": Field(str), "type": Field((str, dict)), "default": Field(_ANY, required=False),
                  "description": Field(str, required=False), "title": Field(str, required=False),
+                 "alias": Field(str, required=False),
                  **{key: Field((int, float, str), required=False) for keys in CONSTRAINTS.values() for key in keys}}
 #: ``ToolAnnotations``: the world's names -> the wire's, in the type's field order
 _ANNOTATIONS = {"title": "title", "read_only_hint": "readOnlyHint", "destructive_hint": "destructiveHint",
@@ -255,8 +259,10 @@ def _param(raw: Any, path: Path, types: _Types) -> Param:
     name = _identifier(raw["name"], path + ["name"], "a parameter name")
     kind = types.read(raw["type"], path + ["type"])
     constraints = _constraints(raw, kind, path)
+    if "alias" in raw and not raw["alias"]:
+        raise _problem("an alias is a name, not empty", path + ["alias"])
     return Param(name, kind, raw.get("default", MISSING), description=raw.get("description"),
-                 given_title=raw.get("title"), constraints=constraints)
+                 given_title=raw.get("title"), constraints=constraints, alias=raw.get("alias"))
 
 
 #: the longest pattern a world may give (it is compiled for every reader of the world)
