@@ -162,6 +162,10 @@ def tour(world: dict[str, Any], definition: ServerDefinition) -> list[dict[str, 
         for t in definition.templates:  # a plain value, a percent-encoded one, one that climbs out of its path
             for value in ("42", "a%20b", "..%2F.."):
                 reads.append({"op": "read", "uri": re.sub(r"\{[^{}]*\}", value, t.uri_template)})
+            variable = re.search(r"\{([^{}]*)\}", t.uri_template)
+            if variable and definition.completions is not None:  # (without a handler, one is refused alike)
+                reads.append({"op": "complete", "ref": {"type": "ref/resource", "uri": t.uri_template},
+                              "argument": {"name": variable.group(1), "value": "t"}})
         prompts: list[dict[str, Any]] = []
         for p in definition.prompts:
             needed = {a.name: "topic" for a in p.arguments if a.required}

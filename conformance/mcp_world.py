@@ -308,6 +308,21 @@ def _resource_options(address: str, entry: dict[str, Any]) -> list[str]:
         f"{key}={entry[key]!r}" for key in ("title", "description", "mime_type") if key in entry]
 
 
+def _completion_handler(completions: list[dict[str, Any]]) -> str:
+    """``@mcp.completion()``: for a known prompt's or template's argument, its values that start
+    with what the client typed."""
+    table = [("ref/prompt", c["prompt"]) if "prompt" in c else ("ref/resource", c["template"]) for c in completions]
+    rows = [(kind, name, c["argument"], list(c["values"])) for (kind, name), c in zip(table, completions)]
+    return (f"_COMPLETIONS = {rows!r}\n\n\n"
+            "@mcp.completion()\n"
+            "async def _complete(ref, argument, context):\n"
+            "    key = (ref.type, ref.name if ref.type == 'ref/prompt' else ref.uri, argument.name)\n"
+            "    for kind, name, arg, values in _COMPLETIONS:\n"
+            "        if (kind, name, arg) == key:\n"
+            "            return types.Completion(values=[v for v in values if v.startswith(argument.value)])\n"
+            "    return None\n")
+
+
 def _literal(value: Any) -> str:
     # JSON data as a Python literal: repr of the decoded value is one (true -> True, null -> None).
     return repr(value)
@@ -326,6 +341,8 @@ def source(world: dict[str, Any]) -> str:
             options.append(f"{key}={world[key]!r}")
     parts = [_PRELUDE.format(stateless=STATELESS_REVISION), *w.models, f"mcp = MCPServer({', '.join(options)})\n",
              *tools, *resources, *prompts]
+    if "completions" in world:
+        parts.append(_completion_handler(world["completions"]))
     return "\n\n".join(p.rstrip("\n") + "\n" for p in parts)
 
 

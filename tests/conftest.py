@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -181,21 +182,48 @@ def pytest_configure(config):  # noqa: ANN001 - pytest's hook
                                        "(left out of make quick)")
 
 
-def pytest_collection_modifyitems(items):  # noqa: ANN001 - pytest's hook
+def pytest_collection_modifyitems(config, items):  # noqa: ANN001 - pytest's hook
     for item in items:
         if BROWSER_OR_SITE & set(item.fixturenames) or item.module.__name__ in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+    # In the order the workers are handed them: the slow tests that need no site while the site is
+    # built (`pytest_collection_finish`), then those that read it, then the quick ones, which fill
+    # the run's end evenly (a long test last would end it on one core).
+    items.sort(key=lambda item: 1 if "site_build" in item.fixturenames else 0 if item.get_closest_marker("slow") else 2)
+
+
+def pytest_collection_finish(session):  # noqa: ANN001 - pytest's hook
+    """The site build starts as soon as the tests to run are known, beside them, in one process of
+    the run (the first worker, or the only process): a test that needs it then waits for what is
+    left of it, not for all of it (both workers once sat idle for most of a minute)."""
+    if session.config.option.collectonly:
+        return
+    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") == "gw0" and any(
+            "site_build" in item.fixturenames for item in session.items):
+        threading.Thread(target=_site_build_path, args=(session.config, True), daemon=True).start()
+
+
+def _site_build_path(config, build: bool = False):  # noqa: ANN001, ANN202
+    """The run's one site build's folder (in the run's temporary folder, which each worker's lies
+    in); with ``build``, built there (``test_site_fakes.built_site``: once, under a lock)."""
+    from test_site_fakes import built_site
+
+    # (pytest's own factory: a second one made from the config would empty the folder again)
+    base = config._tmp_path_factory.getbasetemp()  # noqa: SLF001
+    path = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "site-build"
+    if build:
+        built_site(path)
+    return path
 
 
 @pytest.fixture(scope="session")
-def site_build(tmp_path_factory):
+def site_build(request):
     """The one MkDocs build of a copy of the project (``test_site_fakes.built_site``): its project,
     its site folder and the finished build process; once per run, in the run's folder (a
     worker's own is in it)."""
     from test_site_fakes import built_site
 
-    base = tmp_path_factory.getbasetemp()
-    return built_site((base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "site-build")
+    return built_site(_site_build_path(request.config))
 
 
 @pytest.fixture(scope="session")

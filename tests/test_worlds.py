@@ -107,6 +107,8 @@ BAD_WORLDS = {
     "an optional argument before a required one": ({"prompts": [{"name": "p", "text": "x", "arguments": [
         {"name": "a", "required": False}, {"name": "b"}]}]}, "$.prompts[0].arguments[1]",
         "an argument without a default follows one with a default"),
+    "a completion of two things": ({"completions": [{"prompt": "p", "template": "t://{x}", "argument": "a",
+                                                     "values": []}]}, "$.completions[0]", "a completion is for a prompt"),
     "an operator given too few operands": ({"tools": [{"name": "t", "result": {"$slice": ["abc", 1]}}]},
                                            '$.tools[0].result["$slice"]', "takes a list of 3"),
 }

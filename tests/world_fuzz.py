@@ -224,6 +224,14 @@ def random_world(rng: random.Random, index: int) -> dict[str, Any]:
             prompt["messages"] = [{"role": rng.choice(["user", "assistant"]), "text": {"$format": "{topic}, {tone}"}}
                                   for _ in range(rng.randint(1, 3))]
         prompts.append(prompt)
+    completions = random.Random(f"{index}-completions")  # (a generator of its own, as above)
+    if completions.random() < 0.5:
+        prompts_completed = [{"prompt": p["name"], "argument": "topic", "values": completions.sample(
+            ["tea", "toast", "tide", "alpha", "Tango"], completions.randint(0, 4))} for p in prompts]
+        template = [{"template": "res://items/{item}", "argument": "item", "values": ["t1", "t2", "x"]}]
+        extra = {"completions": prompts_completed + template[:completions.randint(0, 1)]}
+    else:
+        extra = {}
     server: dict[str, Any] = {key: value for key, value in (("title", f"Random {index}"), ("description", "Drawn."),
                                                             ("website_url", "https://random.example"))
                               if rng.random() < 0.3}
@@ -232,7 +240,7 @@ def random_world(rng: random.Random, index: int) -> dict[str, Any]:
                           {"uri": "res://bin", "name": "bin", "mime_type": "application/octet-stream",
                            "blob": base64.b64encode(bytes(range(rng.randint(0, 6)))).decode()}],
             "templates": [{"uri_template": "res://items/{item}", "name": "item", "text": {"$format": "item {item}"}}],
-            "prompts": prompts}
+            "prompts": prompts, **extra}
 
 
 def histogram(worlds: list[dict[str, Any]]) -> Counter:
@@ -262,6 +270,7 @@ def histogram(worlds: list[dict[str, Any]]) -> Counter:
             walk_steps(tool.get("steps", []))
             drawn[f"end {next((k for k in ('result', 'tool_error', 'crash') if k in tool), 'none')}"] += 1
         drawn["prompts"] += len(world["prompts"])
+        drawn["completions"] += len(world.get("completions", []))
     return drawn
 
 

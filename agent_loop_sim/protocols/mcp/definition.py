@@ -250,6 +250,21 @@ def _titled(listing: dict[str, Any], title: str | None) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class Completion:
+    """One answer of an ``@mcp.completion()`` handler: for an argument of a prompt
+    (``ref/prompt``, by name) or a template (``ref/resource``, by URI template), the values
+    that start with what the client typed, in order."""
+
+    ref_type: str
+    ref: str
+    argument: str
+    values: tuple[str, ...]
+
+    def answer(self, typed: str) -> dict[str, Any]:
+        return {"values": [v for v in self.values if v.startswith(typed)]}
+
+
+@dataclass(frozen=True)
 class ServerDefinition:
     name: str
     version: str
@@ -261,6 +276,8 @@ class ServerDefinition:
     title: str | None = None
     description: str | None = None
     website_url: str | None = None
+    #: the completion handler's answers; ``None``: the server registers no handler
+    completions: tuple[Completion, ...] | None = None
     # Derived once from the above (the server looks one up for nearly every request): each name
     # or URI -> the first tool, resource or prompt that has it.
     _named: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -288,6 +305,15 @@ class ServerDefinition:
 
     def prompt(self, name: str) -> Prompt | None:
         return self._named.get(("prompt", name))
+
+    def complete(self, ref: dict[str, Any], argument: dict[str, Any]) -> dict[str, Any]:
+        """``completion/complete``'s completion: the first answer for the reference and argument,
+        else none (the handler returns None: no values)."""
+        key = (ref.get("type"), ref.get("name" if ref.get("type") == "ref/prompt" else "uri"), argument.get("name"))
+        for c in self.completions or ():
+            if (c.ref_type, c.ref, c.argument) == key:
+                return c.answer(argument["value"])
+        return {"values": []}
 
     def derived(self, key: Any, make: Callable[[], Any]) -> Any:
         """What ``make()`` derives from this definition, made the first time ``key`` is asked for

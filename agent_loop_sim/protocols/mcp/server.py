@@ -150,13 +150,13 @@ class ServerConnection:
     # --- requests ---------------------------------------------------------------------------
     def _serve_handshake(self, request: Request, wire: Wire) -> Outgoing:
         method, params = request.method, request.params
-        _check_request(method, self.version, params, wire)
+        _check_request(method, self.version, params, wire, self.definition.completions is not None)
         if method == "initialize":
             requested = (params or {}).get("protocolVersion")
             version = requested if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE
             body = wire_2025_11_25.initialize_result(self.definition, version)
             if EMPTY_EXPERIMENTAL_OMITTED not in self.rules:
-                body["capabilities"] = {"experimental": {}, **body["capabilities"]}
+                body["capabilities"] = dict(sorted({"experimental": {}, **body["capabilities"]}.items()))
             self.version, self.initialized = version, True
             return [jsonrpc.result(request.id, body)]
         if not self.initialized and method not in BEFORE_INITIALIZE:
@@ -165,7 +165,7 @@ class ServerConnection:
 
     def _serve_stateless(self, request: Request, wire: Wire) -> Outgoing:
         version = wire_2026_07_28.envelope_version(request.params)
-        _check_request(request.method, version, request.params, wire)
+        _check_request(request.method, version, request.params, wire, self.definition.completions is not None)
         return self._dispatch(request, wire)
 
     # --- handlers ---------------------------------------------------------------------------
@@ -197,6 +197,8 @@ class ServerConnection:
                 body = self._get_prompt(params)
             elif method == "subscriptions/listen":
                 return [self._listen(request)]
+            elif method == "completion/complete" and d.completions is not None:
+                body = {"completion": d.complete(params["ref"], params["argument"])}
             else:  # a handled method without a model here is a gap in the engine, not a protocol answer
                 raise NotImplementedError(method)
         except HandlerCrash as crash:  # (each era puts a handler's crash on the wire its own way)
@@ -525,9 +527,11 @@ def lax_bool(value: Any) -> bool | None:
 _NO_FIELDS: dict[str, tuple[Any, bool]] = {}
 
 
-def _check_request(method: str, version: str, params: dict[str, Any] | None, wire: Wire) -> None:
+def _check_request(method: str, version: str, params: dict[str, Any] | None, wire: Wire,
+                   completes: bool = False) -> None:
     """A request as the revision ``version`` types it: a method it defines (or the server has no
-    handler: -32601), then its params (-32602, `invalid_params`).
+    handler: -32601; ``completes``: it registered a completion handler), then its params (-32602,
+    `invalid_params`).
 
     (One function for the method, ``_meta`` and the fields, reading one table derived from the
     revisions' types, `_REQUEST_TYPING`.)"""
@@ -562,7 +566,7 @@ def _check_request(method: str, version: str, params: dict[str, Any] | None, wir
             raise invalid_params()
     if more is not None:
         more(p)
-    if not handled:
+    if not (handled or completes and method == "completion/complete"):
         raise ProtocolError(METHOD_NOT_FOUND, "Method not found", method)
 
 

@@ -37,9 +37,11 @@ def tool_listing(tool: Tool) -> dict[str, Any]:
     return listed
 
 
-def capabilities() -> dict[str, Any]:
+def capabilities(server: ServerDefinition) -> dict[str, Any]:
     # What initialize reports: the server's own (static) list-changed flags, all false.
+    completions = {} if server.completions is None else {"completions": {}}  # (a completion handler)
     return {
+        **completions,
         "prompts": {"listChanged": False},
         "resources": {"listChanged": False, "subscribe": False},
         "tools": {"listChanged": False},
@@ -47,7 +49,7 @@ def capabilities() -> dict[str, Any]:
 
 
 def initialize_result(server: ServerDefinition, version: str) -> dict[str, Any]:
-    body = {"capabilities": capabilities()}
+    body = {"capabilities": capabilities(server)}
     if server.instructions is not None:
         body["instructions"] = server.instructions
     body.update(protocolVersion=version, serverInfo=server.info(sort=True))

@@ -57,9 +57,11 @@ def tool_listing(tool: Tool) -> dict[str, Any]:
     return listed
 
 
-def capabilities() -> dict[str, Any]:
+def capabilities(server: ServerDefinition) -> dict[str, Any]:
     # What server/discover advertises (the SDK's discover, unlike its initialize, says true).
+    completions = {} if server.completions is None else {"completions": {}}  # (a completion handler)
     return {
+        **completions,
         "prompts": {"listChanged": True},
         "resources": {"listChanged": True, "subscribe": True},
         "tools": {"listChanged": True},
@@ -67,7 +69,7 @@ def capabilities() -> dict[str, Any]:
 
 
 def discover_result(server: ServerDefinition) -> dict[str, Any]:
-    body: dict[str, Any] = {"capabilities": capabilities()}
+    body: dict[str, Any] = {"capabilities": capabilities(server)}
     if server.instructions is not None:
         body["instructions"] = server.instructions
     body["supportedVersions"] = list(STATELESS_VERSIONS)

@@ -17,7 +17,12 @@ A world file describes what a user of the SDK's ``MCPServer`` declares (``"kind"
      "templates": [{"uri_template": "scheme://{var}/...", "name": N, "title": TEXT?, "description": TEXT?,
                     "mime_type": M?, "text": EXPR}],
      "prompts": [{"name": N, "title": TEXT?, "description": TEXT?, "arguments": [{"name": IDENT, "required": BOOL?, "description": TEXT?}],
-                  "text": EXPR | "messages": [{"role": "user" | "assistant", "text": EXPR}, ...]}]}
+                  "text": EXPR | "messages": [{"role": "user" | "assistant", "text": EXPR}, ...]}],
+     "completions": [{"prompt": N | "template": URI_TEMPLATE, "argument": NAME, "values": [TEXT, ...]}]?}
+
+``completions`` is an ``@mcp.completion()`` handler (the server then answers
+``completion/complete`` and says so in its capabilities): for the prompt's or template's
+argument, the values that start with what the client typed, in order; for any other, none.
 
 A parameter (or a model's field) with a description, a title or a CONSTRAINT is
 ``Annotated[TYPE, Field(...)]`` with those arguments; the constraints are pydantic's:
@@ -92,6 +97,7 @@ from .methods import LOG_LEVELS_IN_ORDER as LOG_LEVELS
 from .definition import (
     AskModel,
     AskUser,
+    Completion,
     Effect,
     Log,
     Progress,
@@ -126,7 +132,12 @@ _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "versi
                  "website_url": Field(str, required=False),
                  "instructions": Field(str, required=False), "about": Field(str, required=False),
                  "tools": Field(list, required=False), "resources": Field(list, required=False),
-                 "templates": Field(list, required=False), "prompts": Field(list, required=False)}
+                 "templates": Field(list, required=False), "prompts": Field(list, required=False),
+                 "completions": Field(list, required=False)}
+_COMPLETION_FIELDS = {"prompt": Field(str, required=False), "template": Field(str, required=False),
+                      "argument": Field(str), "values": Field(list)}
+#: the most values a completion may hold (the SDK's ``Completion`` refuses more)
+MAX_COMPLETION_VALUES = 100
 _TOOL_FIELDS = {"name": Field(str), "function": Field(str, required=False), "description": Field(str, required=False),
                 "title": Field(str, required=False), "annotations": Field(dict, required=False),
                 "params": Field(list, required=False), "returns": Field((str, dict), required=False),
@@ -774,6 +785,18 @@ def _prompt(raw: Any, path: Path) -> Prompt:
     return Prompt(raw["name"], raw.get("description", ""), tuple(arguments), render, raw.get("title"))
 
 
+def _completion(raw: Any, path: Path) -> Completion:
+    check_object(raw, _COMPLETION_FIELDS, path, "a completion")
+    if ("prompt" in raw) == ("template" in raw):
+        raise _problem("a completion is for a prompt (by name) or a template (by its URI template)", path)
+    values = raw["values"]
+    if len(values) > MAX_COMPLETION_VALUES or not all(type(v) is str for v in values):
+        raise _problem(f"the values are at most {MAX_COMPLETION_VALUES} strings", path + ["values"])
+    if "prompt" in raw:
+        return Completion("ref/prompt", raw["prompt"], raw["argument"], tuple(values))
+    return Completion("ref/resource", raw["template"], raw["argument"], tuple(values))
+
+
 def read_world(raw: Any, source: str) -> ServerDefinition:
     """A world file's JSON as the server it describes; any problem is an `InputError` naming the
     file and the JSON path."""
@@ -784,6 +807,8 @@ def read_world(raw: Any, source: str) -> ServerDefinition:
         resources = tuple(_resource(r, ["resources", i]) for i, r in enumerate(_items(raw, "resources", [])))
         templates = tuple(_template(t, ["templates", i]) for i, t in enumerate(_items(raw, "templates", [])))
         prompts = tuple(_prompt(p, ["prompts", i]) for i, p in enumerate(_items(raw, "prompts", [])))
+        completions = None if "completions" not in raw else tuple(
+            _completion(c, ["completions", i]) for i, c in enumerate(_items(raw, "completions", [])))
         functions = [t.function for t in tools]
         _no_repeats(functions, ["tools"], "tool function")
         if clash := set(functions) & set(types.models):
@@ -792,4 +817,5 @@ def read_world(raw: Any, source: str) -> ServerDefinition:
         raise exc.within(file=source) from None
     return ServerDefinition(raw["name"], raw["version"], tools, resources, prompts,
                             instructions=raw.get("instructions"), templates=templates, title=raw.get("title"),
-                            description=raw.get("description"), website_url=raw.get("website_url"))
+                            description=raw.get("description"), website_url=raw.get("website_url"),
+                            completions=completions)
