@@ -26,7 +26,7 @@ STATELESS_REVISION = "2026-07-28"
 
 #: Names the program defines or imports: a tool function or model may not take one.
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
-                      "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field"})
+                      "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field", "TypeAdapter"})
 #: ``Field``'s arguments a parameter may give (its constraints, description and title)
 _FIELD_OPTIONS = ("alias", "description", "title", "multiple_of", "le", "lt", "ge", "gt", "min_length", "max_length", "pattern")
 
@@ -56,7 +56,7 @@ from typing import Annotated, Literal
 import anyio
 
 import mcp_types as types
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
@@ -82,6 +82,14 @@ def _answer(result):
     return result.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
+_BLOCK = TypeAdapter(types.ContentBlock)
+
+
+def _blocks(value):
+    """A block, or a list of blocks, as the world writes them (their JSON), as the SDK's types."""
+    return [_BLOCK.validate_python(item) for item in (value if isinstance(value, list) else [value])]
+
+
 def _get(value, *path):
     for key in path:
         value = value.get(key) if isinstance(value, dict) else None
@@ -105,6 +113,7 @@ def _name(text: Any) -> str:
 class _Writer:
     def __init__(self) -> None:
         self.models: list[str] = []  # pydantic model classes, written before the tools
+        self.returns_content = False  # (the tool being written returns content blocks)
         self.model_names: set[str] = set()
 
     # --- types --------------------------------------------------------------------------
@@ -114,6 +123,8 @@ class _Writer:
                 return _SCALARS[kind]
             if kind == "object":
                 return "dict"
+            if kind == "content":
+                return "list[types.ContentBlock]"
             raise WorldCodeError(f"unknown type {kind!r}")
         if isinstance(kind, dict) and "enum" in kind:
             return f"Literal[{', '.join(repr(v) for v in kind['enum'])}]"
@@ -247,6 +258,7 @@ class _Writer:
         head = (f"@mcp.tool({', '.join(options)})\n"
                 f"async def {function}({', '.join(signature)})" + (f" -> {returns}:" if returns else ":"))
         body = ["    _v = {" + ", ".join(f"{_name(p['name'])!r}: _plain({p['name']})" for p in params) + "}"]
+        self.returns_content = tool.get("returns") == "content"
         body += self.steps(tool.get("steps", []), "    ")
         for case in tool.get("cases", []):  # (the first whose condition holds ends the call)
             body += [f"    if {self.expr(case['when'])}:", f"        {self.end(case)}"]
@@ -255,6 +267,8 @@ class _Writer:
 
     def end(self, entry: dict[str, Any]) -> str:
         """The statement that ends a call: a return, the SDK's ``ToolError``, or a crash."""
+        if "result" in entry and self.returns_content:
+            return f"return _blocks({self.expr(entry['result'])})"
         if "result" in entry:
             return f"return {self.expr(entry['result'])}"
         if "tool_error" in entry:

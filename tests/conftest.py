@@ -5,7 +5,6 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -177,6 +176,11 @@ SLOW_MODULES = {
 }
 
 
+#: The modules whose tests need their process to have one thread (`agent_loop_sim.site.beside`
+#: forks only then): they run first in their worker.
+SINGLE_THREADED_MODULES = {"test_beside"}
+
+
 def pytest_configure(config):  # noqa: ANN001 - pytest's hook
     config.addinivalue_line("markers", "slow: records an SDK live, starts a browser or servers, or builds the site "
                                        "(left out of make quick)")
@@ -186,10 +190,15 @@ def pytest_collection_modifyitems(config, items):  # noqa: ANN001 - pytest's hoo
     for item in items:
         if BROWSER_OR_SITE & set(item.fixturenames) or item.module.__name__ in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
-    # In the order the workers are handed them: the slow tests that need no site while the site is
-    # built (`pytest_collection_finish`), then those that read it, then the quick ones, which fill
-    # the run's end evenly (a long test last would end it on one core).
-    items.sort(key=lambda item: 1 if "site_build" in item.fixturenames else 0 if item.get_closest_marker("slow") else 2)
+    # In the order the workers are handed them: those that fork a child beside a process of one
+    # thread (before a worker starts its browser, whose driver is a thread), the slow tests that
+    # need no site while the site is built (`pytest_collection_finish`), then those that read it,
+    # then the quick ones, which fill the run's end evenly (a long test last would end it on one core).
+    def order(item) -> int:  # noqa: ANN001
+        if item.module.__name__ in SINGLE_THREADED_MODULES:
+            return -1
+        return 1 if "site_build" in item.fixturenames else 0 if item.get_closest_marker("slow") else 2
+    items.sort(key=order)
 
 
 def pytest_collection_finish(session):  # noqa: ANN001 - pytest's hook
@@ -200,20 +209,29 @@ def pytest_collection_finish(session):  # noqa: ANN001 - pytest's hook
         return
     if os.environ.get("PYTEST_XDIST_WORKER", "gw0") == "gw0" and any(
             "site_build" in item.fixturenames for item in session.items):
-        threading.Thread(target=_site_build_path, args=(session.config, True), daemon=True).start()
+        # In a process of its own, not a thread: a test process with a second thread may not fork
+        # (`agent_loop_sim.site.beside`), and its tests would see one.
+        session.config.stash[_SITE_BUILDER] = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from pathlib import Path; from test_site_fakes import built_site; "
+                                   "built_site(Path(sys.argv[1]))", str(_site_build_path(session.config))],
+            cwd=Path(__file__).parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def _site_build_path(config, build: bool = False):  # noqa: ANN001, ANN202
-    """The run's one site build's folder (in the run's temporary folder, which each worker's lies
-    in); with ``build``, built there (``test_site_fakes.built_site``: once, under a lock)."""
-    from test_site_fakes import built_site
+def pytest_sessionfinish(session):  # noqa: ANN001 - pytest's hook
+    builder = session.config.stash.get(_SITE_BUILDER, None)
+    if builder is not None:  # (done by now unless no test got to it: then it is not waited for)
+        builder.kill()
+        builder.wait()
 
+
+_SITE_BUILDER = pytest.StashKey[subprocess.Popen]()
+
+
+def _site_build_path(config):  # noqa: ANN001, ANN202
+    """The run's one site build's folder: in the run's temporary folder, which each worker's lies in."""
     # (pytest's own factory: a second one made from the config would empty the folder again)
     base = config._tmp_path_factory.getbasetemp()  # noqa: SLF001
-    path = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "site-build"
-    if build:
-        built_site(path)
-    return path
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "site-build"
 
 
 @pytest.fixture(scope="session")

@@ -133,6 +133,16 @@ _CONDITIONS = {
 }
 
 
+#: content blocks a tool returning content draws from
+_BLOCKS = [
+    {"type": "image", "data": "aGk=", "mimeType": "image/png"},
+    {"type": "audio", "data": "aGk=", "mimeType": "audio/wav", "annotations": {"priority": 0}},
+    {"type": "resource_link", "uri": "res://text", "name": "text", "size": 9},
+    {"type": "resource", "resource": {"uri": "res://bin", "blob": "AAE="}, "annotations": {"audience": ["user"]}},
+    {"type": "text", "text": "plain", "annotations": {"audience": ["assistant", "user"], "priority": 0.5}},
+]
+
+
 def _field_options(rng: random.Random, kind: Any, name: str) -> dict[str, Any]:
     """A parameter's ``Field`` options: a description, a title, an alias (rarely: the SDK then
     crashes every valid call), constraints its type takes."""
@@ -208,6 +218,11 @@ def random_world(rng: random.Random, index: int) -> dict[str, Any]:
             tool["tool_error"] = {"$format": "refused: " + " ".join("{%s}" % n for n in names[:2])}
         else:
             tool["crash"] = "broken"
+        blocks = random.Random(f"{index}-{t}-content")
+        if "result" in tool and blocks.random() < 0.15:  # content blocks in place of the value
+            tool["returns"] = "content"
+            tool["result"] = blocks.sample(_BLOCKS, blocks.randint(1, 3)) + [
+                {"type": "text", "text": {"$format": " ".join("{%s}" % n for n in names[:2]) or "none"}}]
         cases = _cases(random.Random(f"{index}-{t}-cases"), params)
         if cases:
             tool["cases"] = cases

@@ -126,7 +126,7 @@ class Tool:
         """``outputSchema``: the returned model's own, a ``result`` field around any other
         annotation, none for ``dict`` or no annotation."""
         kind = self.returns
-        if kind is None or kind.name == "dict":
+        if kind is None or kind.name in ("dict", "content"):
             return None
         if kind.name == "model":
             return top_schema(kind.model, kind.fields)
@@ -145,6 +145,8 @@ class Tool:
         """The ``tools/call`` result for the value the function returned (`ToolCrash` if its
         return annotation refuses the value, as the SDK's output model does)."""
         kind = self.returns
+        if kind is not None and kind.name == "content":  # (blocks are what the model reads: no output schema)
+            return {"content": content_blocks(value), "isError": False}
         if kind is not None and type(value) is _EXACT.get(kind.name):  # (the usual case, said at once)
             text = value if type(value) is str else str(value)
             return {"content": [{"text": text, "type": "text"}], "isError": False, "structuredContent": {"result": value}}
@@ -357,6 +359,94 @@ def validate_arguments(model: str, params: tuple[Param, ...], arguments: dict[st
     if problems:
         raise rejection(model, problems)
     return out
+
+
+# --- content blocks a tool returns (``-> list[ContentBlock]``), as the SDK's types validate them -----
+
+#: each block's fields: (JSON name, type, required); a field may also be given in snake case
+#: (the types populate by name), and any other member is dropped, as pydantic drops it
+_BLOCK_FIELDS: dict[str, tuple[tuple[str, Any, bool], ...]] = {
+    "text": (("text", str, True),),
+    "image": (("data", str, True), ("mimeType", str, True)),
+    "audio": (("data", str, True), ("mimeType", str, True)),
+    "resource_link": (("name", str, True), ("title", str, False), ("uri", str, True), ("description", str, False),
+                      ("mimeType", str, False), ("size", int, False)),
+    "resource": (("resource", "contents", True),),
+}
+_CONTENTS_FIELDS = (("uri", str, True), ("mimeType", str, False))
+_ANNOTATION_FIELDS = (("audience", "roles", False), ("priority", float, False), ("lastModified", str, False))
+CONTENT_TYPES = tuple(_BLOCK_FIELDS)
+
+
+def _snake(name: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+
+
+def _coerce(kind: Any, value: Any) -> Any:
+    """``value`` as the field's type takes it in pydantic's lax Python mode, else `ToolCrash`."""
+    if kind is str and type(value) is str:
+        return value
+    if kind is int and (type(value) in (int, bool) or type(value) is float and value.is_integer()):
+        return int(value)
+    if kind is float and type(value) in (int, float, bool):
+        if not 0 <= value <= 1:  # (``priority``: ge=0, le=1)
+            raise ToolCrash("a priority outside 0..1")
+        return float(value)
+    if kind == "roles" and type(value) is list and all(v in ("user", "assistant") for v in value):
+        return list(value)
+    if kind == "contents" and type(value) is dict:
+        return _fields(value, _CONTENTS_FIELDS, contents=True)
+    if kind == "annotations" and type(value) is dict:
+        return _fields(value, _ANNOTATION_FIELDS)
+    raise ToolCrash("a content block's field of the wrong type")
+
+
+def _fields(raw: dict[str, Any], fields: tuple[tuple[str, Any, bool], ...], contents: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, kind, required in fields:
+        key = name if name in raw else _snake(name)
+        if raw.get(key) is None:
+            if required:
+                raise ToolCrash(f"a content block without its {name}")
+            continue
+        out[name] = _coerce(kind, raw[key])
+    if contents:  # text or blob: TextResourceContents, else BlobResourceContents
+        for name in ("text", "blob"):
+            if raw.get(name) is not None:
+                out[name] = _coerce(str, raw[name])
+                break
+        else:
+            raise ToolCrash("embedded contents without text or blob")
+    return out
+
+
+def content_blocks(value: Any) -> list[dict[str, Any]]:
+    """A returned block or list of blocks (their JSON, as the world computes it) as the content
+    the SDK sends: each validated as its type (``ToolCrash`` where pydantic refuses it), its
+    fields in sorted order, what is None or unknown left out."""
+    return [_sorted(_block(raw)) for raw in (value if type(value) is list else [value])]
+
+
+def _block(raw: Any) -> dict[str, Any]:
+    if type(raw) is not dict:
+        raise ToolCrash("not a content block")
+    if "type" not in raw:  # each type's ``type`` has a default: the first type it validates as
+        for kind in _BLOCK_FIELDS:
+            try:
+                return _block({**raw, "type": kind})
+            except ToolCrash:
+                continue
+        raise ToolCrash("not a content block")
+    if raw["type"] not in _BLOCK_FIELDS:
+        raise ToolCrash("not a content block")
+    block = _fields(raw, _BLOCK_FIELDS[raw["type"]]) | {"type": raw["type"]}
+    if raw.get("annotations") is not None:
+        block["annotations"] = _coerce("annotations", raw["annotations"])
+    return block
+
+
+def _sorted(value: Any) -> Any:
+    return {k: _sorted(value[k]) for k in sorted(value)} if type(value) is dict else value
 
 
 # --- a returned value as content, as the SDK converts it -----------------------------------------

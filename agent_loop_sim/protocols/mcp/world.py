@@ -42,7 +42,13 @@ SDK's default resource security refuses it.
 TYPE is ``"integer"``, ``"number"``, ``"string"``, ``"boolean"``, ``{"enum": [TEXT, ...]}``,
 ``{"list": TYPE}``, ``{"optional": TYPE}`` (``TYPE | None``, default ``None``) or
 ``{"object": NAME, "fields": [param, ...]}`` (a pydantic model); a return may also be ``"null"``
-or ``"object"`` (a plain ``dict``: no output schema).
+or ``"object"`` (a plain ``dict``: no output schema), or ``"content"``: content blocks
+(``list[ContentBlock]``, no output schema), the result a block or a list of blocks as the wire
+writes them: ``{"type": "text", "text": T}``, ``{"type": "image" | "audio", "data": BASE64,
+"mimeType": M}``, ``{"type": "resource_link", "uri": U, "name": N, "title"?, "description"?,
+"mimeType"?, "size"?}``, ``{"type": "resource", "resource": {"uri": U, "mimeType"?, "text" |
+"blob"}}``, each with ``"annotations"``: ``{"audience"?: ["user" | "assistant"], "priority"?:
+0..1, "lastModified"?: TEXT}`` if it likes. A block the SDK's types refuse crashes the tool.
 
 A STEP is one ``Context`` call: ``{"progress": EXPR, "total": EXPR?, "message": EXPR?}``,
 ``{"for": IDENT, "from": EXPR, "to": EXPR, "do": [STEP, ...]}`` (both ends included),
@@ -124,7 +130,7 @@ MAX_ITEMS = 1000
 MAX_STEPS = 10_000
 #: names the program the SDK side runs defines itself (`conformance/mcp_world.py`)
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
-                      "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field"})
+                      "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field", "TypeAdapter"})
 
 _CONSTRAINT_KEYS = frozenset(key for keys in CONSTRAINTS.values() for key in keys)
 _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "version": Field(str),
@@ -222,7 +228,9 @@ class _Types:
                 return Kind(raw)
             if returns and raw == "object":
                 return Kind("dict")
-            known = ", ".join(SCALARS + (("null", "object") if returns else ()))
+            if returns and raw == "content":
+                return Kind("content")
+            known = ", ".join(SCALARS + (("null", "object", "content") if returns else ()))
             raise _problem(f"unknown type {raw!r} (known: {known}, or an object with enum, list, optional or "
                            f"object)", path)
         if type(raw) is not dict or len(raw) != 1 and "object" not in raw:
