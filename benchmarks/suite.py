@@ -69,6 +69,8 @@ STAGES = (
     CHECK := Stage("check", (PYTHON, "-m", "agent_loop_sim", "check"), "the engine = every committed recording"),
     WIRE_TYPES := Stage("wire-types", (PYTHON, "scripts/validate_wire.py", "--check"),
                         "every committed message valid against the SDK's own wire types"),
+    SURFACE := Stage("sdk-surface", (PYTHON, "scripts/sdk_surface.py", "--check"),
+                     "the SDK's declaring API as committed, which the World files page sets beside the world's keys"),
 )
 
 
@@ -83,6 +85,7 @@ QUICK = (
     Stage("site-markdown", (PYTHON, "-m", "agent_loop_sim", "site", ".cache/site-markdown"),
           "the site's pages as Markdown, every finding's evidence checked"),
     WIRE_TYPES,
+    SURFACE,
 )
 
 

@@ -16,6 +16,7 @@ from ...errors import InputError
 from ...jsonio import load_json
 from ...project import Project
 from ...protocols.mcp import annotations as mcp_annotations
+from ...protocols.mcp import surface as mcp_surface
 from ...protocols.mcp import world as mcp_world_format
 from ...protocols.mcp.annotations import Kind
 from ...protocols.mcp.definition import ServerDefinition
@@ -63,7 +64,8 @@ def kind_text(kind: Kind | None) -> str:
     if kind is None:
         return "(none)"
     name = kind.name
-    scalars = {"integer": "int", "number": "float", "string": "str", "boolean": "bool", "null": "None", "dict": "dict"}
+    scalars = {"integer": "int", "number": "float", "string": "str", "boolean": "bool", "null": "None", "dict": "dict",
+               "content": "list[ContentBlock]"}
     if name in scalars:
         return scalars[name]
     if name == "enum":
@@ -80,6 +82,7 @@ def render_worlds(project: Project, files: list[ScenarioFile]) -> tuple[dict[str
     problems: list[str] = []
     pages: dict[str, str] = {}
     entries: list[list[str]] = []
+    used: dict[str, list[str]] = {}  # each key a world uses -> the worlds that use it
     generator = _generator(project)
     for path in world_paths(project):
         stem = path.stem
@@ -94,6 +97,8 @@ def render_worlds(project: Project, files: list[ScenarioFile]) -> tuple[dict[str
             problems.append(str(exc.within(file=str(project.relative(path)))))
             continue
         where = project.relative(path)
+        for key in set() if agent else _keys(raw):  # (the table is of MCP servers' declarations)
+            used.setdefault(key, []).append(stem)
         sessions = [s for f in files if f.world and Path(f.world).resolve() == path.resolve() for s in f.sessions]
         if path in (FIXTURE_WORLD, RESEARCH_WORLD):
             family = "a2a" if agent else "mcp"
@@ -117,8 +122,59 @@ def render_worlds(project: Project, files: list[ScenarioFile]) -> tuple[dict[str
              "## MCP servers", "", docstring_markdown(mcp_world_format.__doc__), "",
              "### Types", "", docstring_markdown(mcp_annotations.__doc__), "",
              "## A2A agents", "", docstring_markdown(a2a_world_format.__doc__), ""]
-    pages[INDEX] = "\n".join(lines)
-    return pages, problems
+    surface, surface_problems = _surface(project, used)
+    pages[INDEX] = "\n".join(lines + surface)
+    return pages, problems + surface_problems
+
+
+SURFACE_FILE = "verdicts/sdk_surface.json"
+
+
+def _keys(raw: Any) -> set[str]:
+    """Every object key anywhere in a world's JSON."""
+    if isinstance(raw, dict):
+        return set(raw).union(*(_keys(v) for v in raw.values()))
+    if isinstance(raw, list):
+        return set().union(*(_keys(v) for v in raw))
+    return set()
+
+
+def _surface(project: Project, used: dict[str, list[str]]) -> tuple[list[str], list[str]]:
+    """The table of what the SDK lets a user declare (its list, read from its own signatures by
+    ``scripts/sdk_surface.py``) beside the world key for each, with the worlds that use it, or why
+    it is not modelled; a problem for each entry the table lacks and each key no world uses."""
+    path = project.recording_dir / SURFACE_FILE
+    try:
+        listed = load_json(path)
+        pairs = mcp_surface.entries(listed["apis"])
+    except (InputError, KeyError, TypeError, AttributeError):
+        return [], [f"{project.relative(path)}: not the SDK's list (run python scripts/sdk_surface.py)"]
+    problems, rows = [], []
+    for api, name in pairs:
+        row = mcp_surface.SURFACE.get((api, name))
+        shown = code(f"{api[:-1]}{name})" if api.endswith("()") and name else f"{api}.{name}" if name else api)
+        if row is None:
+            problems.append(f"{project.relative(path)}: {api} {name or '(the decorator)'} is in the SDK's API "
+                            f"(mcp {listed.get('mcp')}) and not in the table of what a world declares "
+                            f"(agent_loop_sim/protocols/mcp/surface.py)")
+            continue
+        if isinstance(row, mcp_surface.Declared):
+            worlds = used.get(row.key, [])
+            if not worlds:
+                problems.append(f"{api} {name}: the world key {row.key!r} is in no world a recording plays")
+            shown_worlds = ", ".join(f"[{text(w)}]({link(INDEX, world_page(w))})" for w in sorted(set(worlds)))
+            rows.append([shown, code(row.key), shown_worlds])
+        else:
+            rows.append([shown, "not modelled", text(row.why)])
+    lines = ["## What the SDK lets a user declare", "",
+             f"Every parameter of `MCPServer(...)` and of its decorators, every method of a tool's `Context` "
+             f"and every argument of pydantic's `Field`, as the SDK's own signatures list them (mcp "
+             f"{text(str(listed.get('mcp')))}, pydantic {text(str(listed.get('pydantic')))}; "
+             f"`scripts/sdk_surface.py`): the world key that declares each, with the worlds that use it "
+             f"(each recorded live), or why it is not modelled. The build fails on an entry of the SDK's "
+             f"list missing here.", "",
+             table(["the SDK's API", "world key", "worlds that use it, or why not"], rows), ""]
+    return lines, problems
 
 
 def _world_page(stem: str, where: str, raw: dict[str, Any], definition: ServerDefinition, program: str,
