@@ -177,6 +177,14 @@ def _surface(project: Project, used: dict[str, list[str]]) -> tuple[list[str], l
     return lines, problems
 
 
+def _field_text(p: Any) -> str:
+    """A parameter's ``Field`` constraints and alias, as its annotation would carry them."""
+    options = [f"{key}={value!r}" for key, value in p.constraints]
+    if p.alias is not None:
+        options.insert(0, f"alias={p.alias!r}")
+    return f" ({', '.join(options)})" if options else ""
+
+
 def _world_page(stem: str, where: str, raw: dict[str, Any], definition: ServerDefinition, program: str,
                 sessions: list[Any]) -> str:
     page = world_page(stem)
@@ -185,8 +193,13 @@ def _world_page(stem: str, where: str, raw: dict[str, Any], definition: ServerDe
     if definition.tools:
         rows = []
         for tool in definition.tools:
-            params = ", ".join(f"{p.name}: {kind_text(p.kind)}" + ("" if p.required else " = …") for p in tool.params)
-            ends = next((k for k in ("result", "tool_error", "crash") if k in _tool_raw(raw, tool.name)), "returns None")
+            params = ", ".join(f"{p.name}: {kind_text(p.kind)}" + _field_text(p) + ("" if p.required else " = …")
+                               for p in tool.params)
+            declared = _tool_raw(raw, tool.name)
+            ends = next((k for k in ("result", "tool_error", "crash") if k in declared), "returns None")
+            cases = [next(k for k in case if k != "when") for case in declared.get("cases", [])]
+            if cases:  # (the cases first, in order: the first whose condition holds ends the call)
+                ends = ", ".join(f"{end} in a case" for end in cases) + f"; else {ends}"
             steps = ", ".join(next(iter(s)) for s in _tool_raw(raw, tool.name).get("steps", [])) or "—"
             rows.append([code(tool.name), code(params or "()"), code(kind_text(tool.returns)), text(steps), text(ends)])
         lines += ["## Tools", "", table(["tool", "parameters", "returns", "steps", "ends with"], rows), ""]
