@@ -19,7 +19,7 @@ from a2a.helpers.proto_helpers import (new_data_part, new_raw_part, new_task_fro
                                        new_text_part, new_url_part)
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.tasks import TaskUpdater
-from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, TaskState
+from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentProvider, AgentSkill, TaskState
 
 #: a world's state names -> the TaskUpdater method that moves a task there
 _MOVES = {"working": "start_work", "input_required": "requires_input", "auth_required": "requires_auth",
@@ -39,14 +39,19 @@ def address(world: dict[str, Any]) -> tuple[str, str]:
 
 def card(world: dict[str, Any]) -> AgentCard:
     c = world["card"]
+    optional = {key: c[key] for key in ("documentation_url", "icon_url") if key in c}
+    if "provider" in c:
+        optional["provider"] = AgentProvider(organization=c["provider"]["organization"], url=c["provider"]["url"])
     return AgentCard(
         name=c["name"], description=c["description"], version=c["version"],
         supported_interfaces=[AgentInterface(url=c["url"], protocol_binding="JSONRPC", protocol_version="1.0")],
-        # (a capability is set only when the world turns it on: protobuf writes a set false too)
-        capabilities=AgentCapabilities(**{k: True for k in ("streaming", "push_notifications") if c.get(k)}),
+        # (a capability is set only when the world gives it: protobuf writes a set false too)
+        capabilities=AgentCapabilities(**{k: c[k] for k in ("streaming", "push_notifications") if k in c}),
         default_input_modes=c.get("default_input_modes", []), default_output_modes=c.get("default_output_modes", []),
         skills=[AgentSkill(id=s["id"], name=s["name"], description=s["description"], tags=s.get("tags", []),
-                           examples=s.get("examples", [])) for s in c.get("skills", [])],
+                           examples=s.get("examples", []), input_modes=s.get("input_modes", []),
+                           output_modes=s.get("output_modes", [])) for s in c.get("skills", [])],
+        **optional,
     )
 
 

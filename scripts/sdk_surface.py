@@ -4,8 +4,9 @@
     python scripts/sdk_surface.py --check   # exit 1 if the committed list is not current
 
 The list: every parameter of ``MCPServer(...)``, of its decorators (``tool``, ``resource``,
-``prompt``, ``completion``), every public method of the ``Context`` a tool receives, and every
-argument of pydantic's ``Field`` (how a parameter is described and constrained). The World files
+``prompt``, ``completion``), every public method of the ``Context`` a tool receives, every
+argument of pydantic's ``Field`` (how a parameter is described and constrained), and every field
+of the A2A ``AgentCard`` an agent serves (its capabilities and skills too). The World files
 page sets each beside the world field that declares it, or the reason it is not modelled, and
 the site's build fails on an entry of this list that has neither (`SURFACE` in
 ``agent_loop_sim/protocols/mcp/world.py``). This script imports the SDK, so it lives with the
@@ -21,6 +22,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pydantic
+from a2a.types import a2a_pb2
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 
@@ -41,7 +43,10 @@ def surface() -> dict[str, object]:
                              if not name.startswith("_") and (callable(value) or isinstance(value, property))
                              and name not in ("model_config", "model_post_init"))
     apis["Field()"] = _parameters(pydantic.Field)
-    return {"mcp": metadata.version("mcp"), "pydantic": metadata.version("pydantic"), "apis": apis}
+    for message in ("AgentCard", "AgentCapabilities", "AgentSkill"):  # (the card an A2A agent serves)
+        apis[message] = [f.name for f in getattr(a2a_pb2, message).DESCRIPTOR.fields]
+    return {"mcp": metadata.version("mcp"), "pydantic": metadata.version("pydantic"),
+            "a2a-sdk": metadata.version("a2a-sdk"), "apis": apis}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -38,7 +38,9 @@ def test_each_capability_on_is_named_in_the_sdks_words():
     # (RESEARCH_CARD's JSON is made at import, before mutmut switches a mutant on: made again here)
     from dataclasses import replace
 
-    card = replace(RESEARCH_CARD, streaming=False, push_notifications=True, extended_agent_card=True)
+    card = replace(RESEARCH_CARD, streaming=None, push_notifications=True, extended_agent_card=True)
     assert card.to_json()["capabilities"] == {"pushNotifications": True, "extendedAgentCard": True}
-    assert replace(RESEARCH_CARD, streaming=False).to_json()["capabilities"] == {}
+    assert replace(RESEARCH_CARD, streaming=None).to_json()["capabilities"] == {}
     assert RESEARCH_CARD.to_json()["capabilities"] == {"streaming": True}
+    # a capability stated false is said (protobuf writes a set field with presence), one unset is not
+    assert replace(RESEARCH_CARD, streaming=False).to_json()["capabilities"] == {"streaming": False}

@@ -18,7 +18,8 @@ def test_every_entry_of_the_sdks_list_is_in_the_table_and_shown():
     pages, problems = _render()
     assert problems == []
     page = pages["worlds/index.md"]
-    assert "## What the SDK lets a user declare" in page
+    assert "## What the SDKs let a user declare" in page
+    assert "| `AgentSkill.input_modes` | `input_modes` | [travel\\-agent](travel_agent.md) |" in page
     assert "| `Field(multiple_of)` | `multiple_of` | [weather](weather.md) |" in page
     assert "| `@mcp.completion()` | `completions` |" in page
 

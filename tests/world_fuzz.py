@@ -336,6 +336,14 @@ def random_agent(rng: random.Random, index: int) -> dict[str, Any]:
             "streaming": rng.random() < 0.8,
             "default_input_modes": ["text/plain"], "default_output_modes": rng.sample(["text/plain", "application/json"], 1),
             "skills": [{"id": "s", "name": "Skill", "description": "Does it.", "tags": ["t"]}]}
+    extra = random.Random(f"{index}-card")  # (a generator of its own: the rest is what the seed always drew)
+    for key, value in (("push_notifications", extra.random() < 0.5), ("documentation_url", "https://docs.example.com"),
+                       ("icon_url", "https://docs.example.com/i.png"),
+                       ("provider", {"organization": "Drawn", "url": "https://drawn.example.com"})):
+        if extra.random() < 0.4:
+            card[key] = value
+    if extra.random() < 0.4:
+        card["skills"][0] |= {"input_modes": ["text/plain"], "output_modes": ["application/json"]}
     return {"kind": "a2a-agent", "card": card, "subject_prefix": prefixes[0], "first_message": first,
             "follow_up": follow}
 

@@ -27,13 +27,16 @@ class Skill:
     description: str
     tags: tuple[str, ...] = ()
     examples: tuple[str, ...] = ()
+    input_modes: tuple[str, ...] = ()
+    output_modes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
+        """As protobuf's JSON writes it: the fields in their numbers' order, an empty list left out."""
         out: dict[str, Any] = {"id": self.id, "name": self.name, "description": self.description}
-        if self.tags:
-            out["tags"] = list(self.tags)
-        if self.examples:
-            out["examples"] = list(self.examples)
+        for key, values in (("tags", self.tags), ("examples", self.examples), ("inputModes", self.input_modes),
+                            ("outputModes", self.output_modes)):
+            if values:
+                out[key] = list(values)
         return out
 
 
@@ -47,12 +50,17 @@ class AgentCard:
     base_url: str
     rpc_path: str = "/a2a"
     protocol_version: str = "1.0"
-    streaming: bool = False
-    push_notifications: bool = False
+    #: a capability the card states (True or False), or None where it is left unset (then unsaid)
+    streaming: bool | None = None
+    push_notifications: bool | None = None
     extended_agent_card: bool = False
     default_input_modes: tuple[str, ...] = ()
     default_output_modes: tuple[str, ...] = ()
     skills: tuple[Skill, ...] = field(default_factory=tuple)
+    #: ``AgentProvider``: (organization, url), or None
+    provider: tuple[str, str] | None = None
+    documentation_url: str | None = None
+    icon_url: str | None = None
     #: the card's ETag, derived once from the fields above (it is sent with every card served)
     tag: str = field(default="", init=False, repr=False, compare=False)
     #: makes `to_json` anew for each card served, derived once from the fields above (`jsonio.copier`)
@@ -64,23 +72,32 @@ class AgentCard:
 
     def to_json(self) -> dict[str, Any]:
         """The card as the SDK writes it."""
-        capabilities = {key: True for key, on in (("streaming", self.streaming),
-                                                   ("pushNotifications", self.push_notifications),
-                                                   ("extendedAgentCard", self.extended_agent_card)) if on}
+        # (protobuf's JSON: fields in their numbers' order; one with presence written when set,
+        # false included; an empty list or an unset optional left out)
+        capabilities = {key: value for key, value in (("streaming", self.streaming),
+                                                      ("pushNotifications", self.push_notifications),
+                                                      ("extendedAgentCard", self.extended_agent_card or None))
+                        if value is not None}
         out: dict[str, Any] = {
             "name": self.name,
             "description": self.description,
             "supportedInterfaces": [{"url": self.base_url + self.rpc_path, "protocolBinding": "JSONRPC",
                                      "protocolVersion": self.protocol_version}],
-            "version": self.version,
-            "capabilities": capabilities,
         }
+        if self.provider is not None:
+            out["provider"] = {"url": self.provider[1], "organization": self.provider[0]}
+        out["version"] = self.version
+        if self.documentation_url is not None:
+            out["documentationUrl"] = self.documentation_url
+        out["capabilities"] = capabilities
         if self.default_input_modes:
             out["defaultInputModes"] = list(self.default_input_modes)
         if self.default_output_modes:
             out["defaultOutputModes"] = list(self.default_output_modes)
         if self.skills:
             out["skills"] = [s.to_json() for s in self.skills]
+        if self.icon_url is not None:
+            out["iconUrl"] = self.icon_url
         return out
 
     def etag(self) -> str:

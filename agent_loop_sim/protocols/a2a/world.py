@@ -7,7 +7,9 @@ A world file describes what an ``AgentExecutor`` written with the SDK's helpers 
      "card": {"name": N, "description": D, "version": V, "url": "https://host/path",
               "streaming": BOOL?, "push_notifications": BOOL?,
               "default_input_modes": [MIME, ...]?, "default_output_modes": [MIME, ...]?,
-              "skills": [{"id", "name", "description", "tags"?: [...], "examples"?: [...]}]?},
+              "provider": {"organization": TEXT, "url": URL}?, "documentation_url": URL?, "icon_url": URL?,
+              "skills": [{"id", "name", "description", "tags"?: [...], "examples"?: [...],
+                          "input_modes"?: [MIME, ...], "output_modes"?: [MIME, ...]}]?},
      "subject_prefix": TEXT?,
      "first_message": [RULE, ...], "follow_up": [RULE, ...]}
 
@@ -22,6 +24,9 @@ appended, the last of several closes it; a CHUNK is a text, or a part as the wir
 and ``filename``). STATE is ``working``, ``input_required``,
 ``auth_required``, ``completed``, ``failed``, ``rejected`` or ``canceled``. Texts may hold
 ``{text}`` (the user's text) and ``{subject}`` (the same without ``subject_prefix``).
+
+A capability given (``streaming``, ``push_notifications``), true or false, is stated on the card
+(protobuf writes a set false too); one left out is unsaid.
 
 The recorders build the SDK's agent from the same file (``conformance/a2a_world.py``).
 """
@@ -52,9 +57,12 @@ _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "about": Field(str, requir
 _CARD_FIELDS = {"name": Field(str), "description": Field(str), "version": Field(str), "url": Field(str),
                 "streaming": Field(bool, required=False), "push_notifications": Field(bool, required=False),
                 "default_input_modes": Field(list, required=False), "default_output_modes": Field(list, required=False),
-                "skills": Field(list, required=False)}
+                "skills": Field(list, required=False), "provider": Field(dict, required=False),
+                "documentation_url": Field(str, required=False), "icon_url": Field(str, required=False)}
+_PROVIDER_FIELDS = {"organization": Field(str), "url": Field(str)}
 _SKILL_FIELDS = {"id": Field(str), "name": Field(str), "description": Field(str), "tags": Field(list, required=False),
-                 "examples": Field(list, required=False)}
+                 "examples": Field(list, required=False), "input_modes": Field(list, required=False),
+                 "output_modes": Field(list, required=False)}
 _STEP_FIELDS = {"reply": {"reply": Field(str)}, "create_task": {"create_task": Field(bool, choices=(True,))},
                 "status": {"status": Field(str, choices=tuple(STATES)), "text": Field(str, required=False)},
                 "artifact": {"artifact": Field(str), "chunks": Field(list)}}
@@ -94,10 +102,17 @@ def _card(raw: Any, path: Path) -> AgentCard:
         where = path + ["skills", i]
         check_object(s, _SKILL_FIELDS, where, "a skill")
         skills.append(Skill(s["id"], s["name"], s["description"], _texts(s.get("tags", []), where + ["tags"], "tags"),
-                            _texts(s.get("examples", []), where + ["examples"], "examples")))
+                            _texts(s.get("examples", []), where + ["examples"], "examples"),
+                            _texts(s.get("input_modes", []), where + ["input_modes"], "input modes"),
+                            _texts(s.get("output_modes", []), where + ["output_modes"], "output modes")))
+    provider = None
+    if "provider" in raw:
+        check_object(raw["provider"], _PROVIDER_FIELDS, path + ["provider"], "a provider")
+        provider = (raw["provider"]["organization"], raw["provider"]["url"])
     return AgentCard(name=raw["name"], description=raw["description"], version=raw["version"],
                      base_url=f"{url.scheme}://{url.netloc}", rpc_path=url.path or "/",
-                     streaming=raw.get("streaming", False), push_notifications=raw.get("push_notifications", False),
+                     streaming=raw.get("streaming"), push_notifications=raw.get("push_notifications"),
+                     provider=provider, documentation_url=raw.get("documentation_url"), icon_url=raw.get("icon_url"),
                      default_input_modes=_texts(raw.get("default_input_modes", []), path + ["default_input_modes"],
                                                 "input modes"),
                      default_output_modes=_texts(raw.get("default_output_modes", []), path + ["default_output_modes"],

@@ -1,8 +1,9 @@
-"""What a user of the SDK's ``MCPServer`` can declare, each beside the world field that declares it.
+"""What a user of the SDKs can declare (``MCPServer``, an A2A ``AgentCard``), each beside the world key that declares it.
 
 The SDK's side of the list is read from its own signatures (``scripts/sdk_surface.py`` writes it
 to ``recordings/verdicts/sdk_surface.json``): every parameter of ``MCPServer(...)`` and of its
-decorators, every public method of a tool's ``Context``, every argument of pydantic's ``Field``.
+decorators, every public method of a tool's ``Context``, every argument of pydantic's ``Field``,
+every field of the A2A ``AgentCard`` (its capabilities and skills too).
 `SURFACE` sets each beside a world's key (`Field` rows: the world field, found in the worlds the
 committed recordings play) or the reason it is not modelled (`NotModelled`). The World files page
 draws the table, and the site's build fails on an entry with neither, or on a world key no
@@ -145,7 +146,39 @@ SURFACE: dict[tuple[str, str], Declared | NotModelled] = {
     ("Field()", "max_length"): Declared("max_length"),
     ("Field()", "union_mode"): NotModelled("unions other than X | None are not modelled"),
     ("Field()", "fail_fast"): NotModelled("not modelled yet"),
+    ("AgentCard", "name"): Declared("name"),
+    ("AgentCard", "description"): Declared("description"),
+    ("AgentCard", "supported_interfaces"): Declared("url"),
+    ("AgentCard", "provider"): Declared("provider"),
+    ("AgentCard", "version"): Declared("version"),
+    ("AgentCard", "documentation_url"): Declared("documentation_url"),
+    ("AgentCard", "capabilities"): Declared("streaming"),
+    ("AgentCard", "security_schemes"): _AUTH,
+    ("AgentCard", "security_requirements"): _AUTH,
+    ("AgentCard", "default_input_modes"): Declared("default_input_modes"),
+    ("AgentCard", "default_output_modes"): Declared("default_output_modes"),
+    ("AgentCard", "skills"): Declared("skills"),
+    ("AgentCard", "signatures"): NotModelled("a signed card is not modelled"),
+    ("AgentCard", "icon_url"): Declared("icon_url"),
+    ("AgentCapabilities", "streaming"): Declared("streaming"),
+    ("AgentCapabilities", "push_notifications"): Declared("push_notifications"),
+    ("AgentCapabilities", "extensions"): NotModelled("protocol extensions are not modelled"),
+    ("AgentCapabilities", "extended_agent_card"): NotModelled("an extended card is modelled for the research "
+                                                              "fixture only, not in a world"),
+    ("AgentSkill", "id"): Declared("id"),
+    ("AgentSkill", "name"): Declared("name"),
+    ("AgentSkill", "description"): Declared("description"),
+    ("AgentSkill", "tags"): Declared("tags"),
+    ("AgentSkill", "examples"): Declared("examples"),
+    ("AgentSkill", "input_modes"): Declared("input_modes"),
+    ("AgentSkill", "output_modes"): Declared("output_modes"),
+    ("AgentSkill", "security_requirements"): _AUTH,
 }
+
+
+def family(api: str) -> str:
+    """Whose declaration an API's entries are: an A2A agent's card, or an MCP server's."""
+    return "a2a" if api.startswith("Agent") else "mcp"
 
 
 def entries(listed: dict[str, list[str]]) -> list[tuple[str, str]]:

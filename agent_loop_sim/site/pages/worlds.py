@@ -82,7 +82,7 @@ def render_worlds(project: Project, files: list[ScenarioFile]) -> tuple[dict[str
     problems: list[str] = []
     pages: dict[str, str] = {}
     entries: list[list[str]] = []
-    used: dict[str, list[str]] = {}  # each key a world uses -> the worlds that use it
+    used: dict[tuple[str, str], list[str]] = {}  # (family, each key a world uses) -> the worlds that use it
     generator = _generator(project)
     for path in world_paths(project):
         stem = path.stem
@@ -97,8 +97,8 @@ def render_worlds(project: Project, files: list[ScenarioFile]) -> tuple[dict[str
             problems.append(str(exc.within(file=str(project.relative(path)))))
             continue
         where = project.relative(path)
-        for key in set() if agent else _keys(raw):  # (the table is of MCP servers' declarations)
-            used.setdefault(key, []).append(stem)
+        for key in _keys(raw):
+            used.setdefault(("a2a" if agent else "mcp", key), []).append(stem)
         sessions = [s for f in files if f.world and Path(f.world).resolve() == path.resolve() for s in f.sessions]
         if path in (FIXTURE_WORLD, RESEARCH_WORLD):
             family = "a2a" if agent else "mcp"
@@ -139,7 +139,7 @@ def _keys(raw: Any) -> set[str]:
     return set()
 
 
-def _surface(project: Project, used: dict[str, list[str]]) -> tuple[list[str], list[str]]:
+def _surface(project: Project, used: dict[tuple[str, str], list[str]]) -> tuple[list[str], list[str]]:
     """The table of what the SDK lets a user declare (its list, read from its own signatures by
     ``scripts/sdk_surface.py``) beside the world key for each, with the worlds that use it, or why
     it is not modelled; a problem for each entry the table lacks and each key no world uses."""
@@ -153,27 +153,29 @@ def _surface(project: Project, used: dict[str, list[str]]) -> tuple[list[str], l
     for api, name in pairs:
         row = mcp_surface.SURFACE.get((api, name))
         shown = code(f"{api[:-1]}{name})" if api.endswith("()") and name else f"{api}.{name}" if name else api)
+        # (an A2A entry is a field of the card's message: AgentSkill.input_modes)
         if row is None:
             problems.append(f"{project.relative(path)}: {api} {name or '(the decorator)'} is in the SDK's API "
                             f"(mcp {listed.get('mcp')}) and not in the table of what a world declares "
                             f"(agent_loop_sim/protocols/mcp/surface.py)")
             continue
         if isinstance(row, mcp_surface.Declared):
-            worlds = used.get(row.key, [])
+            worlds = used.get((mcp_surface.family(api), row.key), [])
             if not worlds:
                 problems.append(f"{api} {name}: the world key {row.key!r} is in no world a recording plays")
             shown_worlds = ", ".join(f"[{text(w)}]({link(INDEX, world_page(w))})" for w in sorted(set(worlds)))
             rows.append([shown, code(row.key), shown_worlds])
         else:
             rows.append([shown, "not modelled", text(row.why)])
-    lines = ["## What the SDK lets a user declare", "",
-             f"Every parameter of `MCPServer(...)` and of its decorators, every method of a tool's `Context` "
-             f"and every argument of pydantic's `Field`, as the SDK's own signatures list them (mcp "
-             f"{text(str(listed.get('mcp')))}, pydantic {text(str(listed.get('pydantic')))}; "
+    lines = ["## What the SDKs let a user declare", "",
+             f"Every parameter of `MCPServer(...)` and of its decorators, every method of a tool's `Context`, "
+             f"every argument of pydantic's `Field` and every field of the A2A `AgentCard`, as the SDKs' own "
+             f"signatures and types list them (mcp {text(str(listed.get('mcp')))}, pydantic "
+             f"{text(str(listed.get('pydantic')))}, a2a-sdk {text(str(listed.get('a2a-sdk')))}; "
              f"`scripts/sdk_surface.py`): the world key that declares each, with the worlds that use it "
-             f"(each recorded live), or why it is not modelled. The build fails on an entry of the SDK's "
+             f"(each recorded live), or why it is not modelled. The build fails on an entry of the SDKs' "
              f"list missing here.", "",
-             table(["the SDK's API", "world key", "worlds that use it, or why not"], rows), ""]
+             table(["the SDKs' API", "world key", "worlds that use it, or why not"], rows), ""]
     return lines, problems
 
 
