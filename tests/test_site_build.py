@@ -170,12 +170,13 @@ def test_the_command_line_with_the_real_engine_on_the_seed_sessions(tmp_path):
     (project / "recordings").mkdir()
     # The MCP surface sessions too: the build needs every method of the engine's tables sent somewhere.
     for scenario, recording in (("mcp.json", "sdk_exchanges.json"), ("mcp_surface.json", "sdk_exchanges_surface.json"),
-                                ("", "verdicts/wire_types.json")):
+                                ("", "verdicts/wire_types.json"), ("", "verdicts/sdk_surface.json")):
         if scenario:
             (project / "scenarios" / scenario).write_bytes((ROOT / "scenarios" / scenario).read_bytes())
         (project / "recordings" / recording).parent.mkdir(exist_ok=True)
         (project / "recordings" / recording).write_bytes((ROOT / "recordings" / recording).read_bytes())
     shutil.copytree(ROOT / "conformance", project / "conformance")
+    shutil.copytree(ROOT / "worlds", project / "worlds")  # (the World files page: each key the SDKs declare)
     run = [sys.executable, "-m", "agent_loop_sim", "--root", str(project), "site"]
     done = subprocess.run([*run, str(tmp_path / "out")], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
