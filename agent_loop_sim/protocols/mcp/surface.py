@@ -1,13 +1,14 @@
-"""What a user of the SDKs can declare (``MCPServer``, an A2A ``AgentCard``), each beside the world key that declares it.
+"""What a user of the SDKs can declare (``MCPServer``, an A2A ``AgentCard``), each beside the
+world key that declares it.
 
-The SDK's side of the list is read from its own signatures (``scripts/sdk_surface.py`` writes it
-to ``recordings/verdicts/sdk_surface.json``): every parameter of ``MCPServer(...)`` and of its
-decorators, every public method of a tool's ``Context``, every argument of pydantic's ``Field``,
-every field of the A2A ``AgentCard`` (its capabilities and skills too).
-`SURFACE` sets each beside a world's key (`Field` rows: the world field, found in the worlds the
-committed recordings play) or the reason it is not modelled (`NotModelled`). The World files page
-draws the table, and the site's build fails on an entry with neither, or on a world key no
-committed world uses (no live recording would show it).
+The SDKs' side of the list is read from their own signatures and types (``scripts/sdk_surface.py``
+writes it to ``recordings/verdicts/sdk_surface.json``): every parameter of ``MCPServer(...)`` and
+of its decorators, every public method of a tool's ``Context``, every argument of pydantic's
+``Field``, every field of the A2A ``AgentCard`` (its capabilities and skills too). `SURFACE` sets
+each beside the world key that declares it (`Declared`: found in the worlds the committed
+recordings play) or the reason it is not modelled (`NotModelled`). The World files page draws the
+table, and the site's build fails on an entry with neither, or on a key no committed world uses
+(no live recording would show it).
 """
 from __future__ import annotations
 
