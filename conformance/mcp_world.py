@@ -26,7 +26,8 @@ STATELESS_REVISION = "2026-07-28"
 
 #: Names the program defines or imports: a tool function or model may not take one.
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
-                      "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field", "TypeAdapter"})
+                      "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field", "TypeAdapter",
+                      "ResourceError", "ResourceNotFoundError"})
 #: ``Field``'s arguments a parameter may give (its constraints, description and title)
 _FIELD_OPTIONS = ("alias", "description", "title", "multiple_of", "le", "lt", "ge", "gt", "min_length", "max_length", "pattern")
 
@@ -59,7 +60,7 @@ import mcp_types as types
 from pydantic import BaseModel, Field, TypeAdapter
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.prompts.base import AssistantMessage as _AssistantMessage, UserMessage as _UserMessage
 
 # Sampling is deprecated in 2026-07-28 (SEP-2577); the warning would only clutter stderr.
@@ -285,8 +286,13 @@ class _Writer:
     def template(self, template: dict[str, Any], index: int) -> str:
         names = [_name(n) for n in re.findall(r"\{([^{}]*)\}", template["uri_template"])]
         options = _resource_options(repr(template["uri_template"]), template)
+        raising = {"not_found": "ResourceNotFoundError", "resource_error": "ResourceError"}
+        cases = "".join(f"    if {self.expr(case['when'])}:\n"
+                        f"        raise {raising[end]}({self.expr(case[end])})\n"
+                        for case in template.get("cases", []) for end in raising if end in case)
         return (f"@mcp.resource({', '.join(options)})\ndef _template_{index}({', '.join(f'{n}: str' for n in names)}):\n"
                 f"    _v = {{{', '.join(f'{n!r}: {n}' for n in names)}}}\n"
+                f"{cases}"
                 f"    return str({self.expr(template['text'])})\n")
 
     @staticmethod

@@ -34,6 +34,7 @@ WORLD_PROBLEMS = {
     'a pattern that backtracks': 'a repeat inside a repeat is not modelled (its matching time can grow without bound)',
     'an optional argument before a required one': 'an argument without a default follows one with a default (Python refuses that)',
     'a completion of two things': 'a completion is for a prompt (by name) or a template (by its URI template)',
+    "a template's case without an end": "a template's case refuses the read one way: not_found or resource_error",
     'an operator given too few operands': '$slice takes a list of 3 expressions',
 }
 AGENT_PROBLEMS = {

@@ -109,6 +109,9 @@ BAD_WORLDS = {
         "an argument without a default follows one with a default"),
     "a completion of two things": ({"completions": [{"prompt": "p", "template": "t://{x}", "argument": "a",
                                                      "values": []}]}, "$.completions[0]", "a completion is for a prompt"),
+    "a template's case without an end": ({"templates": [{"uri_template": "t://{x}", "name": "t", "text": "x",
+                                                          "cases": [{"when": True}]}]}, "$.templates[0].cases[0]",
+                                         "a template's case refuses the read one way"),
     "an operator given too few operands": ({"tools": [{"name": "t", "result": {"$slice": ["abc", 1]}}]},
                                            '$.tools[0].result["$slice"]', "takes a list of 3"),
 }

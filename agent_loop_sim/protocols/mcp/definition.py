@@ -91,13 +91,23 @@ class TemplateFailed(Exception):
     """A template's function raised (its text is the SDK server's own: it never reaches a client)."""
 
 
-class ResourceFailed(Exception):
-    """A template's function raised: the SDK hides its text behind one naming the URI (its
-    ``UnexpectedResourceError``), a -32603 error for a read, a failed call for a tool that read it."""
+class TemplateRefused(Exception):
+    """A template's function raised the SDK's ``ResourceNotFoundError`` (``not_found``) or
+    ``ResourceError`` with this message."""
 
-    def __init__(self, uri: str) -> None:
-        super().__init__(f"Error creating resource from template {uri}")
-        self.uri = uri
+    def __init__(self, message: str, not_found: bool) -> None:
+        super().__init__(message)
+        self.not_found = not_found
+
+
+class ResourceFailed(Exception):
+    """A template's function raised: a crash the SDK hides behind a message naming the URI (its
+    ``UnexpectedResourceError``), or a refusal with its own message (``TemplateRefused``); a
+    -32603 error for a read (-32602 for not found), a failed call for a tool that read it."""
+
+    def __init__(self, uri: str, message: str | None = None, not_found: bool = False) -> None:
+        super().__init__(f"Error creating resource from template {uri}" if message is None else message)
+        self.uri, self.not_found = uri, not_found
 
 
 # --- the description ------------------------------------------------------------------------

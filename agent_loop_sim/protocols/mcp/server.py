@@ -23,6 +23,7 @@ from .definition import (
     ResourceTemplate,
     ServerDefinition,
     TemplateFailed,
+    TemplateRefused,
     ToolCrash,
     ToolFailed,
     Wait,
@@ -443,7 +444,8 @@ def _read(d: ServerDefinition, uri: str) -> dict[str, Any]:
         try:
             text = _render(template, uri, variables)
         except ResourceFailed as failed:
-            raise ProtocolError(INTERNAL_ERROR, str(failed), {"uri": uri}) from None
+            raise ProtocolError(INVALID_PARAMS if failed.not_found else INTERNAL_ERROR, str(failed),
+                                {"uri": uri}) from None
         return {"mimeType": template.mime_type, "text": text, "uri": uri}
     raise ProtocolError(INVALID_PARAMS, f"Unknown resource: {uri}", {"uri": uri})
 
@@ -467,6 +469,8 @@ def _render(template: ResourceTemplate, uri: str, variables: dict[str, str]) -> 
         return template.render(**variables)
     except TemplateFailed:
         raise ResourceFailed(uri) from None
+    except TemplateRefused as refused:
+        raise ResourceFailed(uri, str(refused), refused.not_found) from None
 
 
 def _tools_listed(wire: Wire, definition: ServerDefinition) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ A world file describes what a user of the SDK's ``MCPServer`` declares (``"kind"
      "resources": [{"uri": U, "name": N, "title": TEXT?, "description": TEXT?, "mime_type": M?,
                     "text": TEXT | "blob": BASE64}],
      "templates": [{"uri_template": "scheme://{var}/...", "name": N, "title": TEXT?, "description": TEXT?,
-                    "mime_type": M?, "text": EXPR}],
+                    "mime_type": M?, "cases": [CASE, ...]?, "text": EXPR}],
      "prompts": [{"name": N, "title": TEXT?, "description": TEXT?, "arguments": [{"name": IDENT, "required": BOOL?, "description": TEXT?}],
                   "text": EXPR | "messages": [{"role": "user" | "assistant", "text": EXPR}, ...]}],
      "completions": [{"prompt": N | "template": URI_TEMPLATE, "argument": NAME, "values": [TEXT, ...]}]?}
@@ -34,6 +34,11 @@ back-reference, and here no repeat inside a repeat). An ``alias`` is the field's
 (``from`` for a field ``from_``): in the schema, and in what validation reads and says; a tool
 whose parameter has one crashes on every valid call, as ``MCPServer`` passes each argument by
 that name, a keyword its function does not take. A prompt argument may have a description.
+
+A template's ``cases`` (``{"when": EXPR, "not_found": EXPR | "resource_error": EXPR}``, of
+its variables) refuse a read as its function raising the SDK's ``ResourceNotFoundError``
+(-32602) or ``ResourceError`` (-32603) with that message would; a tool reading it fails with the
+message. Any other exception of its text is a crash, whose message names only the URI.
 
 A template's ``{var}`` (simple expansions only) matches up to the next ``/?#&,`` and is
 percent-decoded; a value that climbs out of its path (``..``) or is absolute is refused, as the
@@ -116,6 +121,7 @@ from .definition import (
     ResourceTemplate,
     ServerDefinition,
     TemplateFailed,
+    TemplateRefused,
     Tool,
     ToolCrash,
     ToolFailed,
@@ -130,7 +136,8 @@ MAX_ITEMS = 1000
 MAX_STEPS = 10_000
 #: names the program the SDK side runs defines itself (`conformance/mcp_world.py`)
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
-                      "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field", "TypeAdapter"})
+                      "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field", "TypeAdapter",
+                      "ResourceError", "ResourceNotFoundError"})
 
 _CONSTRAINT_KEYS = frozenset(key for keys in CONSTRAINTS.values() for key in keys)
 _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "version": Field(str),
@@ -167,7 +174,10 @@ _RESOURCE_FIELDS = {"uri": Field(str), "name": Field(str), "title": Field(str, r
                     "blob": Field(str, required=False)}
 _TEMPLATE_FIELDS = {"uri_template": Field(str), "name": Field(str), "title": Field(str, required=False),
                     "description": Field(str, required=False),
-                    "mime_type": Field(str, required=False), "text": Field(_ANY)}
+                    "mime_type": Field(str, required=False), "text": Field(_ANY), "cases": Field(list, required=False)}
+#: how a template's case refuses a read: the SDK's ``ResourceNotFoundError`` or ``ResourceError``
+_TEMPLATE_ENDS = ("not_found", "resource_error")
+_TEMPLATE_CASE_FIELDS = {"when": Field(_ANY)} | {end: Field(_ANY, required=False) for end in _TEMPLATE_ENDS}
 _PROMPT_FIELDS = {"name": Field(str), "title": Field(str, required=False), "description": Field(str, required=False),
                   "arguments": Field(list, required=False), "text": Field(_ANY, required=False),
                   "messages": Field(list, required=False)}
@@ -752,11 +762,24 @@ def _template(raw: Any, path: Path) -> ResourceTemplate:
     pattern += re.escape(text[last:])
     _check_expr(raw["text"], set(names), path + ["text"])
     body = compile_expr(raw["text"])
+    cases = []
+    for i, case in enumerate(_items(raw, "cases", path)):
+        where = path + ["cases", i]
+        check_object(case, _TEMPLATE_CASE_FIELDS, where, "a template's case")
+        ends = [key for key in _TEMPLATE_ENDS if key in case]
+        if len(ends) != 1:
+            raise _problem(f"a template's case refuses the read one way: {' or '.join(_TEMPLATE_ENDS)}", where)
+        _check_expr(case["when"], set(names), where + ["when"])
+        _check_expr(case[ends[0]], set(names), where + [ends[0]])
+        cases.append((compile_expr(case["when"]), ends[0] == "not_found", compile_expr(case[ends[0]])))
 
     def render(**variables: str) -> str:
         try:
+            for holds, not_found, message in cases:
+                if holds(variables):
+                    raise TemplateRefused(str(message(variables)), not_found)
             return str(body(variables))
-        except BeyondLimit:
+        except (BeyondLimit, TemplateRefused):
             raise
         except Exception:  # the function's own exception (the SDK keeps its text on the server)
             raise TemplateFailed() from None
