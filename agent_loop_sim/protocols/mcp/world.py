@@ -341,10 +341,10 @@ def _check_pattern(pattern: str, where: Path) -> None:
                 raise _problem("look-around and back-references are not modelled (pydantic's Rust regex "
                                "engine has neither)", where)
             if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-                if repeated:
+                if repeated and arg[1] > 1:
                     raise _problem("a repeat inside a repeat is not modelled (its matching time can grow "
                                    "without bound)", where)
-                walk(arg[2], True)
+                walk(arg[2], repeated or arg[1] > 1)  # (an optional part, ``(...)?``, repeats nothing)
             elif name == "SUBPATTERN":
                 walk(arg[3], repeated)
             elif name == "BRANCH":
