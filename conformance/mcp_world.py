@@ -27,7 +27,7 @@ STATELESS_REVISION = "2026-07-28"
 #: Names the program defines or imports: a tool function or model may not take one.
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
                       "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field", "TypeAdapter",
-                      "ResourceError", "ResourceNotFoundError"})
+                      "ResourceError", "ResourceNotFoundError", "STORE"})
 #: ``Field``'s arguments a parameter may give (its constraints, description and title)
 _FIELD_OPTIONS = ("alias", "description", "title", "multiple_of", "le", "lt", "ge", "gt", "min_length", "max_length", "pattern")
 
@@ -169,6 +169,8 @@ class _Writer:
                 return f"_get({ref}, {', '.join(repr(p) for p in path)})" if path else ref
             if op == "$format":
                 return f"{arg!r}.format_map(_v)"
+            if op == "$store":
+                return f"STORE[{arg!r}]"
             if op in ("$and", "$or"):
                 joined = f" {op[1:]} ".join(f"bool({self.expr(a)})" for a in arg)
                 return f"({joined})"
@@ -196,6 +198,12 @@ class _Writer:
                 out.append(f"{indent}for _v[{var!r}] in range({self.expr(step['from'])}, "
                            f"{self.expr(step['to'])} + 1):")
                 out += self.steps(step["do"], indent + "    ") or [f"{indent}    pass"]
+            elif "if" in step:
+                out.append(f"{indent}if {self.expr(step['if'])}:")
+                out += self.steps(step["then"], indent + "    ") or [f"{indent}    pass"]
+                if step.get("else"):
+                    out.append(f"{indent}else:")
+                    out += self.steps(step["else"], indent + "    ")
             elif "ask_user" in step:
                 key = _name(step["ask_user"])
                 message, schema = self.expr(step["message"]), _literal(step["schema"])
@@ -220,6 +228,20 @@ class _Writer:
                 out.append(f"{indent}await ctx.log({step['log']!r}, {self.expr(step['message'])})")
             elif "wait" in step:
                 out.append(f"{indent}await anyio.sleep_forever()")
+            elif "set" in step and "key" in step:
+                out.append(f"{indent}STORE[{step['set']!r}][{self.expr(step['key'])}] = {self.expr(step['to'])}")
+            elif "set" in step:
+                out.append(f"{indent}STORE[{step['set']!r}] = {self.expr(step['to'])}")
+            elif "delete" in step:
+                out.append(f"{indent}del STORE[{step['delete']!r}][{self.expr(step['key'])}]")
+            elif "append" in step:
+                out.append(f"{indent}STORE[{step['append']!r}].append({self.expr(step['value'])})")
+            elif "notify" in step:
+                uri = self.expr(step["uri"]) if step["notify"] == "resource_updated" else ""
+                out.append(f"{indent}await ctx.notify_{_name(step['notify'])}({uri})")
+            elif "send" in step:
+                uri = self.expr(step["uri"]) if step["send"] == "resource_updated" else ""
+                out.append(f"{indent}await ctx.session.send_{_name(step['send'])}({uri})")
             else:
                 raise WorldCodeError(f"unknown step {sorted(step)!r}")
         return out
@@ -279,7 +301,10 @@ class _Writer:
         return "return None"
 
     def resource(self, resource: dict[str, Any], index: int) -> str:
-        value = (f"base64.b64decode({resource['blob']!r})" if "blob" in resource else repr(resource.get("text", "")))
+        text = resource.get("text", "")
+        # (a text that is an expression, of the store, is made as each read calls the function)
+        value = (f"base64.b64decode({resource['blob']!r})" if "blob" in resource
+                 else repr(text) if isinstance(text, str) else f"str({self.expr(text)})")
         options = _resource_options(repr(resource["uri"]), resource)
         return f"@mcp.resource({', '.join(options)})\ndef _resource_{index}():\n    return {value}\n"
 
@@ -359,7 +384,9 @@ def source(world: dict[str, Any]) -> str:
     for key in ("instructions", "title", "description", "website_url"):
         if key in world:
             options.append(f"{key}={world[key]!r}")
-    parts = [_PRELUDE.format(stateless=STATELESS_REVISION), *w.models, f"mcp = MCPServer({', '.join(options)})\n",
+    # The store: module-level data every tool, resource and prompt of the process shares.
+    store = f"STORE = {_literal(world.get('store', {}))}\n"
+    parts = [_PRELUDE.format(stateless=STATELESS_REVISION), *w.models, store, f"mcp = MCPServer({', '.join(options)})\n",
              *tools, *resources, *prompts]
     if "completions" in world:
         parts.append(_completion_handler(world["completions"]))

@@ -114,6 +114,15 @@ BAD_WORLDS = {
                                          "a template's case refuses the read one way"),
     "an operator given too few operands": ({"tools": [{"name": "t", "result": {"$slice": ["abc", 1]}}]},
                                            '$.tools[0].result["$slice"]', "takes a list of 3"),
+    "a store too large": ({"store": {"big": "x" * 1_000_001}}, "$.store", "over the limit of 1,000,000"),
+    "a write to an undeclared store entry": ({"store": {"a": 1}, "tools": [{"name": "t", "steps": [
+        {"set": "b", "to": 2}]}]}, "$.tools[0].steps[0].set", "'b' is not in the world's store"),
+    "a read of the store without one": ({"tools": [{"name": "t", "result": {"$store": "a"}}]},
+                                        '$.tools[0].result["$store"]', "'a' is not in the world's store"),
+    "a resource update without its uri": ({"tools": [{"name": "t", "steps": [{"notify": "resource_updated"}]}]},
+                                          "$.tools[0].steps[0]", "a uri is given with resource_updated"),
+    "an event the SDK does not publish": ({"tools": [{"name": "t", "steps": [{"notify": "roots_changed"}]}]},
+                                          "$.tools[0].steps[0].notify", "roots_changed"),
 }
 
 

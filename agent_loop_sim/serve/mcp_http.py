@@ -36,7 +36,8 @@ class McpHttpApp:
     """The ASGI app: one model of the SDK's app for the whole process (its sessions, its streams)."""
 
     def __init__(self, definition: ServerDefinition = FIXTURE_SERVER) -> None:
-        self.model = StreamableHttpApp(lambda: ServerConnection(definition))
+        store = definition.fresh_store()  # (the process's: every connection reads and writes it)
+        self.model = StreamableHttpApp(lambda: ServerConnection(definition, store=store))
         self.queues: dict[Stream, asyncio.Queue[Any]] = {}
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:

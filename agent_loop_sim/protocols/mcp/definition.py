@@ -17,6 +17,7 @@ from urllib.parse import unquote
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, NamedTuple
 
+from ...jsonio import copy_json
 from .annotations import Kind, Param, Problem, Rejected, rejection, top_schema, validate, validate_fields
 
 
@@ -67,7 +68,36 @@ class Wait(NamedTuple):
     answered, until the client cancels it."""
 
 
-Effect = Progress | AskUser | AskModel | ReadResource | Log | Wait
+class Notify(NamedTuple):
+    """``ctx.notify_<event>(...)``: an event published to the server's ``subscriptions/listen``
+    streams (2026-07-28), each stream that asked for its kind (or the resource's URI) sending it.
+    ``event`` is one of `EVENTS`; ``uri`` is the updated resource's."""
+
+    event: str
+    uri: str | None = None
+
+
+class Send(NamedTuple):
+    """``ctx.session.send_<notification>(...)``: a notification on the connection's own channel
+    (the handshake era's), whatever the client asked for. ``notification`` is one of `SENT`."""
+
+    notification: str
+    uri: str | None = None
+
+
+#: ``ctx.notify_<event>``: each event -> the notification it is on the wire, and the listen
+#: filter's flag that asks for it (None: a resource update, asked for by its URI)
+EVENTS = {"tools_changed": ("notifications/tools/list_changed", "toolsListChanged"),
+          "prompts_changed": ("notifications/prompts/list_changed", "promptsListChanged"),
+          "resources_changed": ("notifications/resources/list_changed", "resourcesListChanged"),
+          "resource_updated": ("notifications/resources/updated", None)}
+#: ``ctx.session.send_<notification>`` -> the notification it is on the wire
+SENT = {"tool_list_changed": "notifications/tools/list_changed",
+        "prompt_list_changed": "notifications/prompts/list_changed",
+        "resource_list_changed": "notifications/resources/list_changed",
+        "resource_updated": "notifications/resources/updated"}
+
+Effect = Progress | AskUser | AskModel | ReadResource | Log | Wait | Notify | Send
 Behaviour = Callable[..., Generator[Effect, Any, Any]]
 
 
@@ -182,18 +212,23 @@ class Resource:
     text: str | None = None
     blob: str | None = None  #: base64, as the wire carries it
     title: str | None = None
+    #: the text made at each read from the server's store (`ServerDefinition.store`), when it
+    #: follows the store; `ResourceFailed` if the function raises
+    made: Callable[[dict[str, Any]], str] | None = field(default=None, repr=False, compare=False)
 
     def listing(self) -> dict[str, Any]:
         return _titled({"description": self.description, "mimeType": self.mime_type, "name": self.name,
                         "uri": self.uri}, self.title)
 
-    def contents(self) -> dict[str, Any]:
+    def contents(self, store: dict[str, Any] | None = None) -> dict[str, Any]:
         if self.blob is not None:
             return {"blob": self.blob, "mimeType": self.mime_type, "uri": self.uri}
-        return {"mimeType": self.mime_type, "text": self.text, "uri": self.uri}
+        return {"mimeType": self.mime_type, "text": self.read(store), "uri": self.uri}
 
-    def read(self) -> str:
+    def read(self, store: dict[str, Any] | None = None) -> str:
         """What ``ctx.read_resource`` hands a tool, made text with ``str`` (bytes as ``b'...'``)."""
+        if self.made is not None:
+            return self.made(store or {})
         return str(base64.b64decode(self.blob)) if self.blob is not None else str(self.text)
 
 
@@ -290,6 +325,9 @@ class ServerDefinition:
     website_url: str | None = None
     #: the completion handler's answers; ``None``: the server registers no handler
     completions: tuple[Completion, ...] | None = None
+    #: the data the server's process starts with, named (module-level data its functions read and
+    #: write); ``None``: it keeps none
+    store: dict[str, Any] | None = None
     # Derived once from the above (the server looks one up for nearly every request): each name
     # or URI -> the first tool, resource or prompt that has it.
     _named: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -326,6 +364,10 @@ class ServerDefinition:
             if (c.ref_type, c.ref, c.argument) == key:
                 return c.answer(argument["value"])
         return {"values": []}
+
+    def fresh_store(self) -> dict[str, Any] | None:
+        """The store as a new server process starts with it (its own copy), or None."""
+        return None if self.store is None else copy_json(self.store)
 
     def derived(self, key: Any, make: Callable[[], Any]) -> Any:
         """What ``make()`` derives from this definition, made the first time ``key`` is asked for

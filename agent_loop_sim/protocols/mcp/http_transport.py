@@ -29,6 +29,7 @@ from ...mcp_http_log import ENDPOINT, event_message, reply_message, request_mess
 from ...transcript import Message
 from . import jsonrpc
 from .client import ClientModel
+from .definition import SENT
 from .server import ServerConnection
 from .versions import HANDSHAKE_VERSIONS, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION
 
@@ -46,6 +47,10 @@ REQUEST_CANCELLED = -32800
 ERROR_STATUS = {jsonrpc.PARSE_ERROR: 400, jsonrpc.INVALID_REQUEST: 400, jsonrpc.INVALID_PARAMS: 400,
                 HEADER_MISMATCH: 400, MISSING_REQUIRED_CLIENT_CAPABILITY: 400,
                 jsonrpc.UNSUPPORTED_PROTOCOL_VERSION: 400, jsonrpc.METHOD_NOT_FOUND: 404}
+#: the notifications the server sends on no request's stream (`definition.SENT`)
+STANDALONE = frozenset(SENT.values())
+
+
 def _kind(message: Any) -> str:
     if type(message) is dict and "method" in message:
         return "request" if "id" in message else "notification"
@@ -255,6 +260,10 @@ class StreamableHttpApp:
             if _kind(message) == "response" and (session_id, message.get("id")) in self.streams:
                 target: Stream | None = (session_id, message.get("id"))
                 self.streams.remove(target)  # type: ignore[arg-type]
+            elif _kind(message) == "notification" and message["method"] in STANDALONE:
+                # what the server sends on the connection's own channel (``ctx.session.send_...``),
+                # related to no request: the GET stream's, if one is open
+                target = (session_id, None) if (session_id, None) in self.streams else None
             else:
                 target = next((k for k in self.streams if k[0] == session_id and k[1] is not None), None)
                 if target is None and (session_id, None) in self.streams:
@@ -373,19 +382,30 @@ class StreamableHttpApp:
         if self.stateless is None:
             self.stateless = self.new_connection()
         said = list(self.stateless.receive_decoded(message))
-        answered = any(_kind(m) == "response" and m.get("id") == message.id for m in said)
+        # what the server publishes to an open listen stream goes on that stream
+        elsewhere = [(stream, m) for m in said if (stream := self._listen_stream(m)) is not None]
+        mine = [m for m in said if self._listen_stream(m) is None] if elsewhere else said
+        answered = any(_kind(m) == "response" and m.get("id") == message.id for m in mine)
         if message.method == "subscriptions/listen" or not answered:
             # its answer is a stream, open until the client closes it: a listen's always, and a
             # call's that the server has not answered yet (what it said so far on it)
             own = ("", message.id)
             self.streams.append(own)
-            return Reply(200, _stream_headers(None), events=said, stream=own, said=said, deferred=not said,
-                         keepalive=STATELESS_KEEPALIVE)
-        if len(said) == 1:
-            error = said[0].get("error")
+            return Reply(200, _stream_headers(None), events=mine, stream=own, said=said, deferred=not mine,
+                         keepalive=STATELESS_KEEPALIVE, elsewhere=elsewhere)
+        if len(mine) == 1:
+            error = mine[0].get("error")
             status = ERROR_STATUS.get(error.get("code"), 200) if type(error) is dict else 200
-            return Reply(status, [("Content-Type", JSON)], said[0], said=said)
-        return Reply(200, _stream_headers(None), events=said, said=said)
+            return Reply(status, [("Content-Type", JSON)], mine[0], said=said, elsewhere=elsewhere)
+        return Reply(200, _stream_headers(None), events=mine, said=said, elsewhere=elsewhere)
+
+    def _listen_stream(self, message: Any) -> Stream | None:
+        """The open 2026-07-28 listen stream a notification is stamped for, if any."""
+        if _kind(message) != "notification" or message["method"] == "notifications/subscriptions/acknowledged":
+            return None
+        meta = (message.get("params") or {}).get("_meta")
+        stream = ("", meta.get("io.modelcontextprotocol/subscriptionId")) if type(meta) is dict else None
+        return stream if stream in self.streams else None
 
 
 #: The SDK's app served on 127.0.0.1 guards against DNS rebinding: these hosts and origins only

@@ -12,8 +12,11 @@ from typing import Any, Generator
 from ...jsonio import copier, copy_json
 from . import jsonrpc, wire_2025_11_25, wire_2026_07_28
 from .definition import (
+    EVENTS,
+    SENT,
     ArgumentsRejected,
     Log,
+    Notify,
     Prompt,
     PromptArgument,
     Progress,
@@ -21,6 +24,7 @@ from .definition import (
     ResourceFailed,
     ResourceMissing,
     ResourceTemplate,
+    Send,
     ServerDefinition,
     TemplateFailed,
     TemplateRefused,
@@ -42,7 +46,7 @@ from .jsonrpc import (
     Response,
 )
 from .methods import BEFORE_INITIALIZE, CLIENT_REQUESTS, HANDLED, INPUT_METHODS, LOG_LEVELS_IN_ORDER
-from .releases import EMPTY_EXPERIMENTAL_OMITTED, EMPTY_META_OMITTED, MCP_RELEASES
+from .releases import EMPTY_EXPERIMENTAL_OMITTED, EMPTY_META_OMITTED, LISTEN_STREAMS_END_NEWEST_FIRST, MCP_RELEASES
 from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL
 from .wire import WIRES, Wire
 
@@ -93,10 +97,18 @@ class ServerConnection:
     _frames_before_first_request: int = 0
     _asked: int = 0  # the requests the server sent the client (a plain count: most sessions send none)
     _suspended: dict[int | str, _SuspendedCall] = field(default_factory=dict)
-    _listening: list[int | str] = field(default_factory=list)
+    #: the open listen streams, oldest first: each its request's id and the filter it was granted
+    _listening: list[tuple[int | str, dict[str, Any]]] = field(default_factory=list)
     _waiting: list[_SuspendedCall] = field(default_factory=list)  # calls waiting forever (a ``wait`` step)
     # the wire changes of the SDK release spoken (`releases`): the pinned release's by default
     rules: frozenset[str] = field(default_factory=MCP_RELEASES.rules)
+    #: the server process's store (`ServerDefinition.store`): its own copy unless given one to
+    #: share (the connections of one process over HTTP share it)
+    store: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.store is None:
+            self.store = self.definition.fresh_store()
 
     @property
     def never_answering(self) -> int:
@@ -191,7 +203,7 @@ class ServerConnection:
             elif method == "resources/templates/list":
                 body = {"resourceTemplates": [t.listing() for t in d.templates]}
             elif method == "resources/read":
-                body = {"contents": [_read(d, params["uri"])]}
+                body = {"contents": [_read(d, params["uri"], self.store)]}
             elif method == "prompts/list":
                 body = {"prompts": [_prompt_listing(p) for p in d.prompts]}
             elif method == "prompts/get":
@@ -218,7 +230,8 @@ class ServerConnection:
             # The prompt function is called with every argument given; an unknown one makes it raise.
             raise HandlerCrash(f"Error rendering prompt {prompt.name}")
         try:
-            messages = prompt.render(**arguments)
+            messages = prompt.render(**arguments) if self.store is None else prompt.render(**arguments, **{
+                "$store": self.store})
         except Exception:  # noqa: BLE001  (the prompt function's own exception)
             raise HandlerCrash(f"Error rendering prompt {prompt.name}") from None
         return {"description": prompt.description,
@@ -234,16 +247,29 @@ class ServerConnection:
                                                          "resourcesListChanged") if lax_bool(wanted.get(key))}
         if wanted.get("resourceSubscriptions"):
             honored["resourceSubscriptions"] = list(wanted["resourceSubscriptions"])
-        self._listening.append(request.id)
+        self._listening.append((request.id, honored))
         return jsonrpc.notification("notifications/subscriptions/acknowledged", {
             "_meta": {"io.modelcontextprotocol/subscriptionId": request.id}, "notifications": honored})
+
+    def _published(self, event: Notify) -> Outgoing:
+        """An event published to the server's listen streams: each open stream whose filter
+        asks for it says it, stamped with its subscription id, oldest stream first."""
+        method, flag = EVENTS[event.event]
+        out = []
+        for rid, honored in self._listening:
+            if honored.get(flag) if flag else event.uri in honored.get("resourceSubscriptions", ()):
+                params: dict[str, Any] = {"_meta": {"io.modelcontextprotocol/subscriptionId": rid}}
+                if flag is None:
+                    params["uri"] = event.uri
+                out.append(jsonrpc.notification(method, params))
+        return out
 
     def close(self) -> Outgoing:
         """The client closed its end: open listen streams end with a "Connection closed" error;
         calls still waiting for the client's answer end silently."""
-        # The SDK ends them newest first.
-        out = [jsonrpc.error(rid, ProtocolError(CONNECTION_CLOSED, "Connection closed"))
-               for rid in reversed(self._listening)]
+        # The SDK ends them newest first (before 2.3.0, oldest first).
+        ending = reversed(self._listening) if LISTEN_STREAMS_END_NEWEST_FIRST in self.rules else self._listening
+        out = [jsonrpc.error(rid, ProtocolError(CONNECTION_CLOSED, "Connection closed")) for rid, _ in ending]
         self._listening.clear()
         self._suspended.clear()
         self._waiting.clear()
@@ -263,7 +289,9 @@ class ServerConnection:
             return [self._tool_result(request.id, wire, _error_result(f"Error executing tool {name}: {exc}"))]
         except ToolCrash:
             return [self._tool_result(request.id, wire, _error_result(f"Error executing tool {name}"))]
-        call = _SuspendedCall(request.id, name, tool.behaviour(**arguments), token,
+        run = tool.behaviour(**arguments) if self.store is None else tool.behaviour(
+            **copy_json(arguments), **{"$store": self.store})  # (what the store keeps is the call's own)
+        call = _SuspendedCall(request.id, name, run, token,
                               _log_levels(wire.ERA, params.get("_meta")))
         return self._RUN_TOOL[wire.ERA](self, call, params.get("inputResponses"))
 
@@ -279,8 +307,10 @@ class ServerConnection:
             try:
                 effect = call.run.throw(throw) if throw else call.run.send(send)
             except StopIteration as done:
+                # (a value that is the store's, or part of it, is sent as it is now)
+                value = done.value if self.store is None else copy_json(done.value)
                 try:
-                    body = self.definition.tool(call.tool).result(done.value)  # type: ignore[union-attr]
+                    body = self.definition.tool(call.tool).result(value)  # type: ignore[union-attr]
                 except ToolCrash:
                     body = _error_result(f"Error executing tool {call.tool}")
                 out.append(self._tool_result(call.request_id, wire, body))
@@ -309,10 +339,15 @@ class ServerConnection:
                     out.append(jsonrpc.notification("notifications/progress", progress))
             elif isinstance(effect, Log):
                 if effect.level in call.log_levels:
-                    out.append(jsonrpc.notification("notifications/message", {"level": effect.level, "data": effect.data}))
+                    data = effect.data if self.store is None else copy_json(effect.data)
+                    out.append(jsonrpc.notification("notifications/message", {"level": effect.level, "data": data}))
+            elif isinstance(effect, Notify):
+                out += self._published(effect)
+            elif isinstance(effect, Send):
+                out += wire.sent(SENT[effect.notification], effect.uri)
             elif isinstance(effect, ReadResource):
                 try:
-                    send = _read_text(self.definition, effect.uri)
+                    send = _read_text(self.definition, effect.uri, self.store)
                 except (ResourceMissing, ResourceFailed) as unread:
                     throw = unread
             else:
@@ -391,9 +426,10 @@ class ServerConnection:
         ends silently; a call waiting for the client's answer is interrupted, and the question it
         asked is withdrawn in turn; a call waiting forever ends without a word. Any other id is ignored."""
         cancelled = params.get("requestId")
-        for open_id in self._listening:
+        for listening in self._listening:
+            open_id = listening[0]
             if open_id == cancelled and type(open_id) is type(cancelled):
-                self._listening.remove(open_id)
+                self._listening.remove(listening)
                 return []
         for waiting in self._waiting:
             if waiting.request_id == cancelled and type(waiting.request_id) is type(cancelled):
@@ -430,11 +466,14 @@ def _argument_listing(a: PromptArgument) -> dict[str, Any]:
     return {"description": a.description, "name": a.name, "required": a.required}  # (in sorted order)
 
 
-def _read(d: ServerDefinition, uri: str) -> dict[str, Any]:
+def _read(d: ServerDefinition, uri: str, store: dict[str, Any] | None) -> dict[str, Any]:
     """``resources/read``'s content: a resource of that URI, else the first template it matches."""
     resource = d.resource(uri)
     if resource is not None:
-        return resource.contents()
+        try:
+            return resource.contents(store)
+        except ResourceFailed as failed:
+            raise ProtocolError(INTERNAL_ERROR, str(failed), {"uri": uri}) from None
     for template in d.templates:
         variables = template.match(uri)
         if variables is None:
@@ -442,7 +481,7 @@ def _read(d: ServerDefinition, uri: str) -> dict[str, Any]:
         if any(unsafe_path(value) for value in variables.values()):
             break  # refused, and no later template is tried: the SDK says it has no such resource
         try:
-            text = _render(template, uri, variables)
+            text = _render(template, uri, variables, store)
         except ResourceFailed as failed:
             raise ProtocolError(INVALID_PARAMS if failed.not_found else INTERNAL_ERROR, str(failed),
                                 {"uri": uri}) from None
@@ -450,23 +489,23 @@ def _read(d: ServerDefinition, uri: str) -> dict[str, Any]:
     raise ProtocolError(INVALID_PARAMS, f"Unknown resource: {uri}", {"uri": uri})
 
 
-def _read_text(d: ServerDefinition, uri: str) -> str:
+def _read_text(d: ServerDefinition, uri: str, store: dict[str, Any] | None) -> str:
     """What ``ctx.read_resource`` hands a tool, as text (`ResourceMissing` if nothing serves ``uri``)."""
     resource = d.resource(uri)
     if resource is not None:
-        return resource.read()
+        return resource.read(store)
     for template in d.templates:
         variables = template.match(uri)
         if variables is not None:
             if any(unsafe_path(value) for value in variables.values()):
                 break  # (as `_read`)
-            return _render(template, uri, variables)
+            return _render(template, uri, variables, store)
     raise ResourceMissing(uri)
 
 
-def _render(template: ResourceTemplate, uri: str, variables: dict[str, str]) -> str:
+def _render(template: ResourceTemplate, uri: str, variables: dict[str, str], store: dict[str, Any] | None) -> str:
     try:
-        return template.render(**variables)
+        return template.render(**variables) if store is None else template.render(**variables, **{"$store": store})
     except TemplateFailed:
         raise ResourceFailed(uri) from None
     except TemplateRefused as refused:

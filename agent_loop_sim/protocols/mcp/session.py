@@ -98,7 +98,9 @@ def run_session(session: Session, definition: ServerDefinition, rules: frozenset
         from .http_transport import play_client_http, play_raw_http
 
         if spec["mode"] == "raw":
-            return play_raw_http(spec["requests"], lambda: ServerConnection(definition, rules=rules), observe)
+            # (one server process: its connections share its store)
+            return play_raw_http(spec["requests"], lambda: ServerConnection(definition, rules=rules, store=server.store),
+                                 observe)
         return play_client_http(client_for(spec, rules), server, observe)
     if spec["mode"] == "raw":
         return play_raw(spec["lines"], server, observe)

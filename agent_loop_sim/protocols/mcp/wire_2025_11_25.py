@@ -13,7 +13,7 @@ from typing import Any
 from ...jsonio import copy_json, keys_first
 from .definition import AskModel, AskUser, ServerDefinition, Tool
 from .eras import Era
-from .jsonrpc import ProtocolError
+from .jsonrpc import ProtocolError, notification
 from .methods import PARAMS_FIELDS as _COMMON
 
 ERA = Era.HANDSHAKE
@@ -102,3 +102,8 @@ def answer_fits(effect: AskUser | AskModel, answer: Any) -> bool:
 def crash_error(message: str) -> ProtocolError:
     """A handler's ordinary exception: the stream dispatcher keeps code 0 (v1 compatibility) and the text."""
     return ProtocolError(0, message)
+
+
+def sent(method: str, uri: str | None) -> list[dict[str, Any]]:
+    """``ctx.session.send_...``: the notification, on the connection's own channel."""
+    return [notification(method, None if uri is None else {"uri": uri})]

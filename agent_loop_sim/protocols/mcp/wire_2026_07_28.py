@@ -152,3 +152,9 @@ def input_required(requests: dict[str, dict[str, Any]]) -> dict[str, Any]:
 def crash_error(message: str) -> ProtocolError:
     """A handler's ordinary exception: a generic internal error; the text stays on the server."""
     return ProtocolError(INTERNAL_ERROR, "Internal server error")
+
+
+def sent(method: str, uri: str | None) -> list[dict[str, Any]]:
+    """``ctx.session.send_...``: 2026-07-28 has no channel of the connection's own for change
+    notifications (they ride listen streams, `Notify`): the SDK drops it."""
+    return []

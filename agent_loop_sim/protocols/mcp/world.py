@@ -107,10 +107,13 @@ from .annotations import CONSTRAINTS, MISSING, SCALARS, Kind, Param
 from .methods import LOG_LEVELS_IN_ORDER as LOG_LEVELS
 from .definition import (
     AskModel,
+    EVENTS,
+    SENT,
     AskUser,
     Completion,
     Effect,
     Log,
+    Notify,
     Progress,
     Prompt,
     PromptArgument,
@@ -119,6 +122,7 @@ from .definition import (
     ResourceFailed,
     ResourceMissing,
     ResourceTemplate,
+    Send,
     ServerDefinition,
     TemplateFailed,
     TemplateRefused,
@@ -137,7 +141,7 @@ MAX_STEPS = 10_000
 #: names the program the SDK side runs defines itself (`conformance/mcp_world.py`)
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
                       "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field", "TypeAdapter",
-                      "ResourceError", "ResourceNotFoundError"})
+                      "ResourceError", "ResourceNotFoundError", "STORE"})
 
 _CONSTRAINT_KEYS = frozenset(key for keys in CONSTRAINTS.values() for key in keys)
 _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "version": Field(str),
@@ -146,7 +150,9 @@ _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "versi
                  "instructions": Field(str, required=False), "about": Field(str, required=False),
                  "tools": Field(list, required=False), "resources": Field(list, required=False),
                  "templates": Field(list, required=False), "prompts": Field(list, required=False),
-                 "completions": Field(list, required=False)}
+                 "completions": Field(list, required=False), "store": Field(dict, required=False)}
+#: the most a store's initial data may hold, written as JSON (it is copied for each server process)
+MAX_STORE_TEXT = 1_000_000
 _COMPLETION_FIELDS = {"prompt": Field(str, required=False), "template": Field(str, required=False),
                       "argument": Field(str), "values": Field(list)}
 #: the most values a completion may hold (the SDK's ``Completion`` refuses more)
@@ -170,7 +176,7 @@ _ANNOTATIONS = {"title": "title", "read_only_hint": "readOnlyHint", "destructive
 _ANNOTATION_FIELDS = {key: Field(str if key == "title" else bool, required=False) for key in _ANNOTATIONS}
 _RESOURCE_FIELDS = {"uri": Field(str), "name": Field(str), "title": Field(str, required=False),
                     "description": Field(str, required=False),
-                    "mime_type": Field(str, required=False), "text": Field(str, required=False),
+                    "mime_type": Field(str, required=False), "text": Field(_ANY, required=False),
                     "blob": Field(str, required=False)}
 _TEMPLATE_FIELDS = {"uri_template": Field(str), "name": Field(str), "title": Field(str, required=False),
                     "description": Field(str, required=False),
@@ -191,15 +197,27 @@ _STEP_FIELDS = {
     "progress": {"progress": Field(_ANY), "total": Field(_ANY, required=False),
                  "message": Field(_ANY, required=False)},
     "for": {"for": Field(str), "from": Field(_ANY), "to": Field(_ANY), "do": Field(list)},
+    "if": {"if": Field(_ANY), "then": Field(list), "else": Field(list, required=False)},
     "ask_user": {"ask_user": Field(str), "message": Field(_ANY), "schema": Field(dict)},
     "ask_model": {"ask_model": Field(str), "text": Field(_ANY), "max_tokens": Field(int)},
     "read": {"read": Field(_ANY), "as": Field(str)},
     "log": {"log": Field(str, choices=LOG_LEVELS), "message": Field(_ANY)},
     "wait": {"wait": Field(str, choices=("forever",))},
+    "set": {"set": Field(str), "key": Field(_ANY, required=False), "to": Field(_ANY)},
+    "delete": {"delete": Field(str), "key": Field(_ANY)},
+    "append": {"append": Field(str), "value": Field(_ANY)},
+    "notify": {"notify": Field(str, choices=tuple(EVENTS)), "uri": Field(_ANY, required=False)},
+    "send": {"send": Field(str, choices=tuple(SENT)), "uri": Field(_ANY, required=False)},
 }
 #: each step's members that are expressions (the others are names, numbers and schemas)
 _STEP_EXPRESSIONS = {"progress": ("progress", "total", "message"), "ask_user": ("message",), "ask_model": ("text",),
-                     "read": ("read",), "log": ("message",), "wait": ()}
+                     "read": ("read",), "log": ("message",), "wait": (), "set": ("key", "to"),
+                     "delete": ("key",), "append": ("value",), "notify": ("uri",), "send": ("uri",)}
+#: the steps that write the store, each naming the store's entry it writes
+_WRITES = ("set", "delete", "append")
+#: how ``names`` (the names an expression may read) holds the store's entries: ``$store:NAME``
+#: (no parameter or answer can be named so)
+_STORE = "$store:"
 
 
 Path = list[str | int]
@@ -387,7 +405,7 @@ def _check_expr(raw: Any, names: set[str], path: Path) -> None:
             raise _problem(f"a name is a string, not {describe(arg)}", where)
         head = arg.split(".")[0]
         if head not in names:
-            raise _problem(f"{head!r} names nothing here (known: {', '.join(sorted(names)) or 'nothing'})", where)
+            raise _problem(f"{head!r} names nothing here (known: {_known(names)})", where)
     elif op == "$format":
         if type(arg) is not str:
             raise _problem(f"a template is a string, not {describe(arg)}", where)
@@ -399,7 +417,11 @@ def _check_expr(raw: Any, names: set[str], path: Path) -> None:
         for name, spec, conversion in fields:
             if spec or conversion or name not in names:
                 raise _problem(f"{{{name}}} is not a plain name known here (known: "
-                               f"{', '.join(sorted(names)) or 'nothing'}; no format specs or conversions)", where)
+                               f"{_known(names)}; no format specs or conversions)", where)
+    elif op == "$store":
+        if type(arg) is not str or _STORE + arg not in names:
+            stored = sorted(n[len(_STORE):] for n in names if n.startswith(_STORE))
+            raise _problem(f"{arg!r} is not in the world's store (it holds: {', '.join(stored) or 'nothing'})", where)
     elif op in _ARITY or op == "$if":
         count = 3 if op == "$if" else _ARITY[op]
         if count == 1:
@@ -412,6 +434,11 @@ def _check_expr(raw: Any, names: set[str], path: Path) -> None:
         if type(arg) is not list or not arg:
             raise _problem(f"{op} takes a non-empty list of expressions", where)
         _check_expr(arg, names, where)
+
+
+def _known(names: set[str]) -> str:
+    """The names an expression may read with ``$`` (the store's entries are read with ``$store``)."""
+    return ", ".join(sorted(n for n in names if not n.startswith("$"))) or "nothing"
 
 
 Expr = Callable[[dict[str, Any]], Any]
@@ -485,7 +512,7 @@ _ARITY = {op: 1 for op in ("$not", "$len", "$str", "$neg", "$abs", "$int", "$flo
                             "$strip", "$title", "$keys", "$sum", "$sorted", "$min", "$max", "$any", "$all")}
 _ARITY |= {op: 3 for op in ("$slice", "$replace")}
 _ARITY |= {op: 2 for op in _OPS if op not in _ARITY}
-_OPERATORS = set(_OPS) | {"$", "$format", "$and", "$or", "$if"}
+_OPERATORS = set(_OPS) | {"$", "$format", "$and", "$or", "$if", "$store"}
 
 
 def compile_expr(raw: Any) -> Expr:
@@ -514,6 +541,8 @@ def compile_expr(raw: Any) -> Expr:
         return get
     if op == "$format":
         return lambda names: arg.format_map(names)
+    if op == "$store":  # (the server's store travels with the names, under a key no name can take)
+        return lambda names: names["$store"][arg]
     if op == "$if":
         cond, then, other = (compile_expr(a) for a in arg)
         return lambda names: then(names) if cond(names) else other(names)
@@ -552,9 +581,20 @@ def _check_steps(raw: list[Any], names: set[str], path: Path) -> set[str]:
             _check_expr(step["to"], names, where + ["to"])
             _check_steps(step["do"], names | {var}, where + ["do"])  # (what the loop names stays inside)
             continue
+        if kind == "if":  # (what a branch names stays inside it)
+            _check_expr(step["if"], names, where + ["if"])
+            for branch in ("then", "else"):
+                _check_steps(step.get(branch, []), names, where + [branch])
+            continue
         for key in _STEP_EXPRESSIONS[kind]:
             if key in step:
                 _check_expr(step[key], names, where + [key])
+        if kind in _WRITES and _STORE + step[kind] not in names:
+            stored = sorted(n[len(_STORE):] for n in names if n.startswith(_STORE))
+            raise _problem(f"{step[kind]!r} is not in the world's store (it holds: {', '.join(stored) or 'nothing'}: "
+                           f"the store's entries are declared with their first value)", where + [kind])
+        if kind in ("notify", "send") and ("uri" in step) != (step[kind] == "resource_updated"):
+            raise _problem(f"a uri is given with resource_updated, and only with it", where)
         if kind in ("ask_user", "ask_model"):
             names = names | {_identifier(step[kind], where + [kind], "an answer's name")}
         elif kind == "read":
@@ -613,6 +653,12 @@ def _compile_step(step: dict[str, Any]) -> Steps:
                 budget.spend()  # (only loops repeat: every other step runs once per place it is written)
                 yield from body(names, budget)
         return loop
+    if "if" in step:
+        holds, then, other = compile_expr(step["if"]), _compile_steps(step["then"]), _compile_steps(step.get("else", []))
+
+        def branch(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+            yield from (then if holds(names) else other)(names, budget)
+        return branch
     if "ask_user" in step:
         key, message, schema = step["ask_user"], compile_expr(step["message"]), step["schema"]
 
@@ -635,11 +681,55 @@ def _compile_step(step: dict[str, Any]) -> Steps:
         def log(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
             yield Log(level, data(names))
         return log
+    if any(kind in step for kind in _WRITES):
+        return _compile_write(step)
+    if "notify" in step or "send" in step:
+        kind = "notify" if "notify" in step else "send"
+        what, effect, uri = step[kind], (Notify if kind == "notify" else Send), _optional(step, "uri")
+        address = (lambda names: str(uri(names))) if "uri" in step else (lambda names: None)
+
+        def notify(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+            yield effect(what, address(names))  # (the SDK makes the URI text with ``str``)
+        return notify
     key, uri = step["as"], compile_expr(step["read"])
 
     def read(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
         names[key] = yield ReadResource(uri(names))
     return read
+
+
+def _compile_write(step: dict[str, Any]) -> Steps:
+    """A step that writes the store, its parts evaluated in the order Python evaluates the
+    statement the program writes for it (``STORE[n][k] = v``: v, then ``STORE[n]``, then k)."""
+    if "set" in step and "key" not in step:
+        name, value = step["set"], compile_expr(step["to"])
+
+        def put(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+            names["$store"][name] = value(names)
+            yield from ()
+        return put
+    if "set" in step:
+        name, key, value = step["set"], compile_expr(step["key"]), compile_expr(step["to"])
+
+        def put_at(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+            new = value(names)
+            names["$store"][name][key(names)] = new
+            yield from ()
+        return put_at
+    if "delete" in step:
+        name, key = step["delete"], compile_expr(step["key"])
+
+        def delete(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+            del names["$store"][name][key(names)]
+            yield from ()
+        return delete
+    name, value = step["append"], compile_expr(step["value"])
+
+    def append(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+        add = names["$store"][name].append  # (looked up before the value is made, as Python does)
+        add(value(names))
+        yield from ()
+    return append
 
 
 def _ending(raw: dict[str, Any]) -> Callable[[dict[str, Any]], Any]:
@@ -699,7 +789,7 @@ def _one_end(raw: dict[str, Any], path: Path, rule: str, required: bool) -> list
     return ends
 
 
-def _tool(raw: Any, path: Path, types: _Types) -> Tool:
+def _tool(raw: Any, path: Path, types: _Types, stored: frozenset[str]) -> Tool:
     check_object(raw, _TOOL_FIELDS, path, "a tool")
     ends = _one_end(raw, path, "a tool ends one way", required=False)
     function = raw.get("function", raw["name"])
@@ -712,7 +802,7 @@ def _tool(raw: Any, path: Path, types: _Types) -> Tool:
     _no_repeats([p.name for p in params], path + ["params"], "parameter")
     _required_first([p.required for p in params], path + ["params"], "a parameter")
     returns = types.read(raw["returns"], path + ["returns"], returns=True) if "returns" in raw else None
-    names = _check_steps(raw.get("steps", []), {p.name for p in params}, path + ["steps"])
+    names = _check_steps(raw.get("steps", []), {p.name for p in params} | stored, path + ["steps"])
     for key in ends:
         _check_expr(raw[key], names, path + [key])
     for i, case in enumerate(_items(raw, "cases", path)):
@@ -730,20 +820,37 @@ def _tool(raw: Any, path: Path, types: _Types) -> Tool:
                 title=raw.get("title"), annotations=annotations)
 
 
-def _resource(raw: Any, path: Path) -> Resource:
+def _resource(raw: Any, path: Path, stored: frozenset[str]) -> Resource:
     check_object(raw, _RESOURCE_FIELDS, path, "a resource")
     if ("text" in raw) == ("blob" in raw):
         raise _problem("a resource has either text or blob (base64)", path)
+    made = None
+    if "text" in raw and type(raw["text"]) is not str:  # an expression, of the store: made at each read
+        _check_expr(raw["text"], set(stored), path + ["text"])
+        made = _made(raw["uri"], compile_expr(raw["text"]))
     if "blob" in raw:
         try:
             base64.b64decode(raw["blob"], validate=True)
         except (binascii.Error, ValueError):
             raise _problem("the blob is not base64", path + ["blob"]) from None
     return Resource(raw["uri"], raw["name"], raw.get("description", ""), raw.get("mime_type", "text/plain"),
-                    raw.get("text"), raw.get("blob"), raw.get("title"))
+                    raw.get("text") if made is None else None, raw.get("blob"), raw.get("title"), made)
 
 
-def _template(raw: Any, path: Path) -> ResourceTemplate:
+def _made(uri: str, text: Expr) -> Callable[[dict[str, Any]], str]:
+    """A resource's text as its function makes it from the store; its exception is the SDK's
+    ``UnexpectedResourceError``, which names only the URI."""
+    def made(store: dict[str, Any]) -> str:
+        try:
+            return str(text({"$store": store}))
+        except BeyondLimit:
+            raise
+        except Exception:  # the function's own exception
+            raise ResourceFailed(uri, f"Error reading resource {uri}") from None
+    return made
+
+
+def _template(raw: Any, path: Path, stored: frozenset[str]) -> ResourceTemplate:
     check_object(raw, _TEMPLATE_FIELDS, path, "a resource template")
     text, where = raw["uri_template"], path + ["uri_template"]
     pattern, names, last = "", [], 0
@@ -760,7 +867,8 @@ def _template(raw: Any, path: Path) -> ResourceTemplate:
     if not names or "{" in text[last:] or "}" in text[last:]:
         raise _problem("a template names at least one {variable}, in braces that match", where)
     pattern += re.escape(text[last:])
-    _check_expr(raw["text"], set(names), path + ["text"])
+    known = set(names) | stored
+    _check_expr(raw["text"], known, path + ["text"])
     body = compile_expr(raw["text"])
     cases = []
     for i, case in enumerate(_items(raw, "cases", path)):
@@ -769,8 +877,8 @@ def _template(raw: Any, path: Path) -> ResourceTemplate:
         ends = [key for key in _TEMPLATE_ENDS if key in case]
         if len(ends) != 1:
             raise _problem(f"a template's case refuses the read one way: {' or '.join(_TEMPLATE_ENDS)}", where)
-        _check_expr(case["when"], set(names), where + ["when"])
-        _check_expr(case[ends[0]], set(names), where + [ends[0]])
+        _check_expr(case["when"], known, where + ["when"])
+        _check_expr(case[ends[0]], known, where + [ends[0]])
         cases.append((compile_expr(case["when"]), ends[0] == "not_found", compile_expr(case[ends[0]])))
 
     def render(**variables: str) -> str:
@@ -787,7 +895,7 @@ def _template(raw: Any, path: Path) -> ResourceTemplate:
                             re.compile(pattern, re.DOTALL), raw.get("title"))
 
 
-def _prompt(raw: Any, path: Path) -> Prompt:
+def _prompt(raw: Any, path: Path, stored: frozenset[str]) -> Prompt:
     check_object(raw, _PROMPT_FIELDS, path, "a prompt")
     if ("text" in raw) == ("messages" in raw):
         raise _problem("a prompt has either text (one user message) or messages", path)
@@ -798,7 +906,7 @@ def _prompt(raw: Any, path: Path) -> Prompt:
                                         a.get("required", True), a.get("description")))
     _no_repeats([a.name for a in arguments], path + ["arguments"], "argument")
     _required_first([a.required for a in arguments], path + ["arguments"], "an argument")
-    known = {a.name for a in arguments}
+    known = {a.name for a in arguments} | stored
     if "text" in raw:
         _check_expr(raw["text"], known, path + ["text"])  # (checked before it is compiled, as a message's)
         messages = [("user", compile_expr(raw["text"]))]
@@ -812,6 +920,7 @@ def _prompt(raw: Any, path: Path) -> Prompt:
 
     def render(**given: Any) -> list[tuple[str, str]]:
         names = {name: given.get(name) for name in declared}
+        names["$store"] = given.get("$store")  # (the server's store, when it keeps one)
         return [(role, str(text(names))) for role, text in messages]
     return Prompt(raw["name"], raw.get("description", ""), tuple(arguments), render, raw.get("title"))
 
@@ -828,16 +937,32 @@ def _completion(raw: Any, path: Path) -> Completion:
     return Completion("ref/resource", raw["template"], raw["argument"], tuple(values))
 
 
+def _store(raw: dict[str, Any]) -> dict[str, Any] | None:
+    """The world's store: named JSON values, at most `MAX_STORE_TEXT` characters as JSON."""
+    if "store" not in raw:
+        return None
+    store = raw["store"]
+    for name in store:
+        if not name:
+            raise _problem("a store's entry is named, not empty", ["store"])
+    size = len(json.dumps(store))
+    if size > MAX_STORE_TEXT:
+        raise _problem(f"the store is {size:,} characters as JSON, over the limit of {MAX_STORE_TEXT:,}", ["store"])
+    return store
+
+
 def read_world(raw: Any, source: str) -> ServerDefinition:
     """A world file's JSON as the server it describes; any problem is an `InputError` naming the
     file and the JSON path."""
     try:
         check_object(raw, _WORLD_FIELDS, [], "an MCP world")
+        store = _store(raw)
+        stored = frozenset(_STORE + name for name in store or ())
         types = _Types()
-        tools = tuple(_tool(t, ["tools", i], types) for i, t in enumerate(_items(raw, "tools", [])))
-        resources = tuple(_resource(r, ["resources", i]) for i, r in enumerate(_items(raw, "resources", [])))
-        templates = tuple(_template(t, ["templates", i]) for i, t in enumerate(_items(raw, "templates", [])))
-        prompts = tuple(_prompt(p, ["prompts", i]) for i, p in enumerate(_items(raw, "prompts", [])))
+        tools = tuple(_tool(t, ["tools", i], types, stored) for i, t in enumerate(_items(raw, "tools", [])))
+        resources = tuple(_resource(r, ["resources", i], stored) for i, r in enumerate(_items(raw, "resources", [])))
+        templates = tuple(_template(t, ["templates", i], stored) for i, t in enumerate(_items(raw, "templates", [])))
+        prompts = tuple(_prompt(p, ["prompts", i], stored) for i, p in enumerate(_items(raw, "prompts", [])))
         completions = None if "completions" not in raw else tuple(
             _completion(c, ["completions", i]) for i, c in enumerate(_items(raw, "completions", [])))
         functions = [t.function for t in tools]
@@ -849,4 +974,4 @@ def read_world(raw: Any, source: str) -> ServerDefinition:
     return ServerDefinition(raw["name"], raw["version"], tools, resources, prompts,
                             instructions=raw.get("instructions"), templates=templates, title=raw.get("title"),
                             description=raw.get("description"), website_url=raw.get("website_url"),
-                            completions=completions)
+                            completions=completions, store=store)
