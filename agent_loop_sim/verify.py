@@ -175,8 +175,13 @@ def tour(world: dict[str, Any], definition: ServerDefinition) -> list[dict[str, 
             if p.arguments:
                 prompts.append({"op": "complete", "ref": {"type": "ref/prompt", "name": p.name},
                                 "argument": {"name": p.arguments[0].name, "value": "t"}})
+        # A listen stream, opened and closed (2026-07-28's; one session of a file may listen, as the
+        # SDK counts its streams per process).
+        listen = [] if mode != "2026-07-28" else [
+            {"op": "listen", "tools": True, "prompts": True, "resources": True, "uris": [r.uri for r in definition.resources]}]
         sessions.append({"name": f"{slug}_listings", "family": "mcp", "mode": mode,
-                         "title": f"{mode}: every listing, resource and prompt", "actions": listing + reads + prompts})
+                         "title": f"{mode}: every listing, resource and prompt",
+                         "actions": listing + reads + prompts + listen})
         for raw, tool in zip(world.get("tools", []), definition.tools):
             answers = _answers(raw.get("steps", []))
             calls = [{"op": "call", "tool": tool.name, "arguments": valid_arguments(tool), "progress": True}]
@@ -200,7 +205,19 @@ def tour(world: dict[str, Any], definition: ServerDefinition) -> list[dict[str, 
                 session = {"name": f"{slug}_{_slug(tool.function)}_invalid", "family": "mcp", "mode": mode,
                            "title": f"{mode}: {tool.name} with invalid arguments", "actions": calls[1:]}
             sessions.append(session)
+        if definition.store is not None:  # what one call leaves in the store, as the next ones see it
+            sessions.append({"name": f"{slug}_story", "family": "mcp", "mode": mode,
+                             "title": f"{mode}: every tool in turn, then every resource, one server's store throughout",
+                             "actions": _story(world, definition)})
     return sessions
+
+
+def _story(world: dict[str, Any], definition: ServerDefinition) -> list[dict[str, Any]]:
+    """Each tool that asks nothing and ends called twice, then each resource read."""
+    calls = [{"op": "call", "tool": tool.name, "arguments": valid_arguments(tool)}
+             for raw, tool in zip(world.get("tools", []), definition.tools)
+             if not re.search(r'"(ask_user|ask_model|wait)"', json.dumps(raw.get("steps", [])))]
+    return calls + calls + [{"op": "read", "uri": r.uri} for r in definition.resources]
 
 
 # --- A2A agents ---------------------------------------------------------------------------------

@@ -381,7 +381,7 @@ def source(world: dict[str, Any]) -> str:
     resources += [w.template(t, i) for i, t in enumerate(world.get("templates", []))]
     prompts = [w.prompt(p, i) for i, p in enumerate(world.get("prompts", []))]
     options = [repr(world["name"]), f"version={world['version']!r}"]
-    for key in ("instructions", "title", "description", "website_url"):
+    for key in ("instructions", "title", "description", "website_url", "subscriptions"):
         if key in world:
             options.append(f"{key}={world[key]!r}")
     # The store: module-level data every tool, resource and prompt of the process shares.

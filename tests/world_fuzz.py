@@ -184,6 +184,35 @@ def _cases(rng: random.Random, params: list[dict]) -> list[dict[str, Any]]:
     return cases
 
 
+#: a random world's store, when it has one
+_STORE = {"count": 0, "items": [], "table": {"a": 1, "b": [1, 2]}}
+
+
+def _state_steps(rng: random.Random, names: list[str]) -> list[dict[str, Any]]:
+    """Steps that write the store and say so: each write, a conditional one, each notification."""
+    steps: list[dict[str, Any]] = []
+    for _ in range(rng.randint(0, 3)):
+        roll = rng.random()
+        if roll < 0.2:
+            steps.append({"set": "count", "to": {"$add": [{"$store": "count"}, 1]}})
+        elif roll < 0.35:
+            steps.append({"append": "items", "value": _ref(names, rng)})
+        elif roll < 0.5:
+            steps.append({"set": "table", "key": {"$str": _ref(names, rng)}, "to": {"$store": "count"}})
+        elif roll < 0.6:
+            steps.append({"delete": "table", "key": rng.choice(["a", "b", "zz"])})
+        elif roll < 0.7:
+            steps.append({"if": {"$gt": [{"$store": "count"}, 0]}, "then": [{"set": "count", "to": 0}],
+                          "else": [{"append": "items", "value": {"$store": "count"}}]})
+        elif roll < 0.85:
+            event = rng.choice(["tools_changed", "prompts_changed", "resources_changed", "resource_updated"])
+            steps.append({"notify": event, **({"uri": "res://state"} if event == "resource_updated" else {})})
+        else:
+            sent = rng.choice(["tool_list_changed", "prompt_list_changed", "resource_list_changed", "resource_updated"])
+            steps.append({"send": sent, **({"uri": "res://state"} if sent == "resource_updated" else {})})
+    return steps
+
+
 def random_world(rng: random.Random, index: int) -> dict[str, Any]:
     tools = []
     for t in range(rng.randint(1, 4)):
@@ -254,10 +283,24 @@ def random_world(rng: random.Random, index: int) -> dict[str, Any]:
     server: dict[str, Any] = {key: value for key, value in (("title", f"Random {index}"), ("description", "Drawn."),
                                                             ("website_url", "https://random.example"))
                               if rng.random() < 0.3}
+    resources = [{"uri": "res://text", "name": "text", "text": "some text"},
+                 {"uri": "res://bin", "name": "bin", "mime_type": "application/octet-stream",
+                  "blob": base64.b64encode(bytes(range(rng.randint(0, 6)))).decode()}]
+    # A store, the steps that write it and a resource that reads it, from generators of their own
+    # (seeded by what the seed drew: the rest of the world is what the seed always drew).
+    drawn = json.dumps(tools)
+    if random.Random(f"{index}-store-{drawn}").random() < 0.5:
+        for t, tool in enumerate(tools):
+            names = [p["name"] for p in tool["params"]]
+            state = _state_steps(random.Random(f"{index}-{t}-state-{drawn}"), names)
+            if state:
+                tool["steps"] = state + tool.get("steps", [])
+        extra["store"] = json.loads(json.dumps(_STORE))
+        resources.append({"uri": "res://state", "name": "state", "text": {"$str": {"$store": "table"}}})
+        if random.Random(f"{index}-subscriptions-{drawn}").random() < 0.2:
+            extra["subscriptions"] = False
     return {"kind": "mcp-server", "name": f"random-{index}", "version": f"0.{index}.0", **server, "tools": tools,
-            "resources": [{"uri": "res://text", "name": "text", "text": "some text"},
-                          {"uri": "res://bin", "name": "bin", "mime_type": "application/octet-stream",
-                           "blob": base64.b64encode(bytes(range(rng.randint(0, 6)))).decode()}],
+            "resources": resources,
             "templates": [{"uri_template": "res://items/{item}", "name": "item", "text": {"$format": "item {item}"}}],
             "prompts": prompts, **extra}
 
@@ -271,10 +314,13 @@ def histogram(worlds: list[dict[str, Any]]) -> Counter:
 
     def walk_steps(steps: list[dict]) -> None:
         for step in steps:
-            name = next(k for k in ("progress", "for", "ask_user", "ask_model", "read", "log", "wait") if k in step)
+            name = next(k for k in ("progress", "for", "if", "ask_user", "ask_model", "read", "log", "wait", "set",
+                                    "delete", "append", "notify", "send") if k in step)
             drawn[f"step {name}"] += 1
             if name == "for":
                 walk_steps(step["do"])
+            if name == "if":
+                walk_steps(step["then"] + step.get("else", []))
 
     for world in worlds:
         for tool in world["tools"]:
@@ -290,6 +336,8 @@ def histogram(worlds: list[dict[str, Any]]) -> Counter:
             drawn[f"end {next((k for k in ('result', 'tool_error', 'crash') if k in tool), 'none')}"] += 1
         drawn["prompts"] += len(world["prompts"])
         drawn["completions"] += len(world.get("completions", []))
+        drawn["store"] += "store" in world
+        drawn["subscriptions false"] += world.get("subscriptions") is False
     return drawn
 
 

@@ -328,6 +328,8 @@ class ServerDefinition:
     #: the data the server's process starts with, named (module-level data its functions read and
     #: write); ``None``: it keeps none
     store: dict[str, Any] | None = None
+    #: whether it serves ``subscriptions/listen`` (``MCPServer(subscriptions=False)``: not)
+    subscriptions: bool = True
     # Derived once from the above (the server looks one up for nearly every request): each name
     # or URI -> the first tool, resource or prompt that has it.
     _named: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -364,6 +366,13 @@ class ServerDefinition:
             if (c.ref_type, c.ref, c.argument) == key:
                 return c.answer(argument["value"])
         return {"values": []}
+
+    @property
+    def optional_methods(self) -> frozenset[str]:
+        """The methods of `methods.OPTIONAL` this server handles."""
+        return self.derived("optional methods", lambda: frozenset(
+            ({"completion/complete"} if self.completions is not None else set())
+            | ({"subscriptions/listen"} if self.subscriptions else set())))
 
     def fresh_store(self) -> dict[str, Any] | None:
         """The store as a new server process starts with it (its own copy), or None."""

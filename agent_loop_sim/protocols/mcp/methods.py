@@ -29,8 +29,11 @@ CLIENT_REQUESTS: dict[str, tuple[str, ...]] = {
 #: the requests an MCPServer registers a handler for (initialize is the kernel's own)
 HANDLED = frozenset({
     "ping", "server/discover", "tools/list", "tools/call", "resources/list", "resources/templates/list",
-    "resources/read", "prompts/list", "prompts/get", "subscriptions/listen",
+    "resources/read", "prompts/list", "prompts/get",
 })
+#: the methods a server handles or not as it is declared (`ServerDefinition.optional_methods`):
+#: completion with an ``@mcp.completion()`` handler, listen streams unless ``subscriptions=False``
+OPTIONAL = frozenset({"completion/complete", "subscriptions/listen"})
 
 #: results that carry the 2026-07-28 cache hints (ttlMs, cacheScope)
 CACHEABLE = frozenset({

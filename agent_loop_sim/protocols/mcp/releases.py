@@ -1,7 +1,7 @@
 """The mcp releases the MCP model speaks, and the wire changes between them.
 
 2.3.0 is pinned and the newest release; 2.2.0, recorded live from its own environment, differs
-from it on the wire in three ways. The mcp sdist ships no changelog, so each change names the
+from it on the wire in four ways. The mcp sdist ships no changelog, so each change names the
 upstream issue that reports it, or the source it comes from where none does (each is new in
 2.3.0, as the two releases' recordings show).
 """
@@ -18,6 +18,8 @@ EMPTY_META_OMITTED = "empty_meta_omitted"
 EMPTY_EXPERIMENTAL_OMITTED = "empty_experimental_omitted"
 #: A closing connection ends its open listen streams newest first; before, oldest first.
 LISTEN_STREAMS_END_NEWEST_FIRST = "listen_streams_end_newest_first"
+#: ``MCPServer(subscriptions=False)`` serves no listen streams; before, False was taken for a bus.
+SUBSCRIPTIONS_OPTION = "subscriptions_option"
 
 #: The releases and their wire changes are data (``releases.json`` beside this module).
 MCP_RELEASES = Releases.from_file(Path(__file__).with_name("releases.json"))

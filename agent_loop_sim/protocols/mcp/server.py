@@ -45,8 +45,14 @@ from .jsonrpc import (
     Request,
     Response,
 )
-from .methods import BEFORE_INITIALIZE, CLIENT_REQUESTS, HANDLED, INPUT_METHODS, LOG_LEVELS_IN_ORDER
-from .releases import EMPTY_EXPERIMENTAL_OMITTED, EMPTY_META_OMITTED, LISTEN_STREAMS_END_NEWEST_FIRST, MCP_RELEASES
+from .methods import BEFORE_INITIALIZE, CLIENT_REQUESTS, HANDLED, INPUT_METHODS, LOG_LEVELS_IN_ORDER, OPTIONAL
+from .releases import (
+    EMPTY_EXPERIMENTAL_OMITTED,
+    EMPTY_META_OMITTED,
+    LISTEN_STREAMS_END_NEWEST_FIRST,
+    MCP_RELEASES,
+    SUBSCRIPTIONS_OPTION,
+)
 from .versions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL
 from .wire import WIRES, Wire
 
@@ -105,10 +111,19 @@ class ServerConnection:
     #: the server process's store (`ServerDefinition.store`): its own copy unless given one to
     #: share (the connections of one process over HTTP share it)
     store: dict[str, Any] | None = None
+    #: the optional methods it serves (`ServerDefinition.optional_methods`, as the release reads them)
+    _served: frozenset[str] = field(init=False, default=frozenset())
+    #: ``subscriptions=False`` taken for a bus (before 2.3.0): listen is served and fails, as does
+    #: a notify step
+    _false_bus: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         if self.store is None:
             self.store = self.definition.fresh_store()
+        self._served = self.definition.optional_methods
+        if not self.definition.subscriptions and SUBSCRIPTIONS_OPTION not in self.rules:
+            self._false_bus = True
+            self._served |= {"subscriptions/listen"}
 
     @property
     def never_answering(self) -> int:
@@ -163,7 +178,7 @@ class ServerConnection:
     # --- requests ---------------------------------------------------------------------------
     def _serve_handshake(self, request: Request, wire: Wire) -> Outgoing:
         method, params = request.method, request.params
-        _check_request(method, self.version, params, wire, self.definition.completions is not None)
+        _check_request(method, self.version, params, wire, self._served)
         if method == "initialize":
             requested = (params or {}).get("protocolVersion")
             version = requested if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE
@@ -178,7 +193,7 @@ class ServerConnection:
 
     def _serve_stateless(self, request: Request, wire: Wire) -> Outgoing:
         version = wire_2026_07_28.envelope_version(request.params)
-        _check_request(request.method, version, request.params, wire, self.definition.completions is not None)
+        _check_request(request.method, version, request.params, wire, self._served)
         return self._dispatch(request, wire)
 
     # --- handlers ---------------------------------------------------------------------------
@@ -197,7 +212,7 @@ class ServerConnection:
             elif method == "ping":
                 body = {}
             elif method == "server/discover":
-                body = wire_2026_07_28.discover_result(d)
+                body = wire_2026_07_28.discover_result(d, listens=d.subscriptions or self._false_bus)
             elif method == "resources/list":
                 body = {"resources": [r.listing() for r in d.resources]}
             elif method == "resources/templates/list":
@@ -209,6 +224,8 @@ class ServerConnection:
             elif method == "prompts/get":
                 body = self._get_prompt(params)
             elif method == "subscriptions/listen":
+                if self._false_bus:
+                    raise HandlerCrash("'bool' object has no attribute 'subscribe'")
                 return [self._listen(request)]
             elif method == "completion/complete" and d.completions is not None:
                 body = {"completion": d.complete(params["ref"], params["argument"])}
@@ -342,6 +359,9 @@ class ServerConnection:
                     data = effect.data if self.store is None else copy_json(effect.data)
                     out.append(jsonrpc.notification("notifications/message", {"level": effect.level, "data": data}))
             elif isinstance(effect, Notify):
+                if self._false_bus:  # (the tool's await of False.publish raises, as 2.2.0's source reads)
+                    throw = ToolCrash("AttributeError")
+                    continue
                 out += self._published(effect)
             elif isinstance(effect, Send):
                 out += wire.sent(SENT[effect.notification], effect.uri)
@@ -571,16 +591,17 @@ _NO_FIELDS: dict[str, tuple[Any, bool]] = {}
 
 
 def _check_request(method: str, version: str, params: dict[str, Any] | None, wire: Wire,
-                   completes: bool = False) -> None:
+                   served: frozenset[str] = frozenset()) -> None:
     """A request as the revision ``version`` types it: a method it defines (or the server has no
-    handler: -32601; ``completes``: it registered a completion handler), then its params (-32602,
+    handler: -32601; ``served``: the methods it may or may not handle that it does,
+    `ServerDefinition.optional_methods`), then its params (-32602,
     `invalid_params`).
 
     (One function for the method, ``_meta`` and the fields, reading one table derived from the
     revisions' types, `_REQUEST_TYPING`.)"""
     typing = _REQUEST_TYPING[wire.ERA].get(method)
     if typing is None:
-        if method not in HANDLED and method != "initialize":
+        if method not in HANDLED and method not in OPTIONAL and method != "initialize":
             raise ProtocolError(METHOD_NOT_FOUND, "Method not found", method)
         return
     versions, fields, more, handled = typing
@@ -609,7 +630,7 @@ def _check_request(method: str, version: str, params: dict[str, Any] | None, wir
             raise invalid_params()
     if more is not None:
         more(p)
-    if not (handled or completes and method == "completion/complete"):
+    if not (handled or method in served):
         raise ProtocolError(METHOD_NOT_FOUND, "Method not found", method)
 
 

@@ -30,7 +30,6 @@ _NO_WIRE = NotModelled("the server's own housekeeping: nothing of it reaches the
 _AUTH = NotModelled("authorization (OAuth) is not modelled: a stand-in serves without it")
 _ICONS = NotModelled("icons are not modelled yet")
 _META = NotModelled("a declaration's _meta is not modelled yet")
-_STATE = NotModelled("state that changes, and its notifications, are not modelled yet")
 _SCHEMA_EXTRA = NotModelled("schema annotations beyond a description and a title are not modelled yet")
 _PYTHON_ONLY = NotModelled("how the Python object behaves: nothing of it reaches a tool's schema or validation")
 
@@ -61,7 +60,7 @@ SURFACE: dict[tuple[str, str], Declared | NotModelled] = {
     ("MCPServer()", "request_state_security"): NotModelled(
         "the default is modelled: the server keeps no request state, and a requestState sent back is refused"),
     ("MCPServer()", "cache_hints"): NotModelled("the default cache hints of 2026-07-28 are modelled; others are not"),
-    ("MCPServer()", "subscriptions"): NotModelled("the default subscriptions are modelled; another bus, or none, is not"),
+    ("MCPServer()", "subscriptions"): Declared("subscriptions"),
     ("MCPServer()", "middleware"): _CODE,
     ("@mcp.tool()", "name"): Declared("name"),
     ("@mcp.tool()", "title"): Declared("title"),
@@ -100,15 +99,15 @@ SURFACE: dict[tuple[str, str], Declared | NotModelled] = {
     ("Context", "input_responses"): Declared("ask_user"),
     ("Context", "mcp_server"): _CODE,
     ("Context", "request_context"): _CODE,
-    ("Context", "session"): _CODE,
+    ("Context", "session"): Declared("send"),
     ("Context", "request_id"): _CODE,
     ("Context", "request_state"): NotModelled("the server keeps no request state"),
     ("Context", "protocol_version"): NotModelled("the revision, read by the tool's code: a world's questions are "
                                                  "asked as the SDK's users ask them in each era"),
-    ("Context", "notify_prompts_changed"): _STATE,
-    ("Context", "notify_resource_updated"): _STATE,
-    ("Context", "notify_resources_changed"): _STATE,
-    ("Context", "notify_tools_changed"): _STATE,
+    ("Context", "notify_prompts_changed"): Declared("notify"),
+    ("Context", "notify_resource_updated"): Declared("notify"),
+    ("Context", "notify_resources_changed"): Declared("notify"),
+    ("Context", "notify_tools_changed"): Declared("notify"),
     ("Context", "read_resource"): Declared("read"),
     ("Context", "report_progress"): Declared("progress"),
     ("Field()", "default"): Declared("default"),

@@ -57,19 +57,21 @@ def tool_listing(tool: Tool) -> dict[str, Any]:
     return listed
 
 
-def capabilities(server: ServerDefinition) -> dict[str, Any]:
-    # What server/discover advertises (the SDK's discover, unlike its initialize, says true).
+def capabilities(server: ServerDefinition, listens: bool | None = None) -> dict[str, Any]:
+    # What server/discover advertises: the change notifications are a listen stream's, so they
+    # are there exactly when the server serves subscriptions/listen (which its initialize ignores).
     completions = {} if server.completions is None else {"completions": {}}  # (a completion handler)
+    listens = server.subscriptions if listens is None else listens
     return {
         **completions,
-        "prompts": {"listChanged": True},
-        "resources": {"listChanged": True, "subscribe": True},
-        "tools": {"listChanged": True},
+        "prompts": {"listChanged": listens},
+        "resources": {"listChanged": listens, "subscribe": listens},
+        "tools": {"listChanged": listens},
     }
 
 
-def discover_result(server: ServerDefinition) -> dict[str, Any]:
-    body: dict[str, Any] = {"capabilities": capabilities(server)}
+def discover_result(server: ServerDefinition, listens: bool | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"capabilities": capabilities(server, listens)}
     if server.instructions is not None:
         body["instructions"] = server.instructions
     body["supportedVersions"] = list(STATELESS_VERSIONS)

@@ -13,12 +13,21 @@ A world file describes what a user of the SDK's ``MCPServer`` declares (``"kind"
                 "cases": [{"when": EXPR, "result": EXPR | "tool_error": EXPR | "crash": EXPR}, ...]?,
                 "result": EXPR | "tool_error": EXPR | "crash": EXPR}],
      "resources": [{"uri": U, "name": N, "title": TEXT?, "description": TEXT?, "mime_type": M?,
-                    "text": TEXT | "blob": BASE64}],
+                    "text": TEXT | EXPR | "blob": BASE64}],
      "templates": [{"uri_template": "scheme://{var}/...", "name": N, "title": TEXT?, "description": TEXT?,
                     "mime_type": M?, "cases": [CASE, ...]?, "text": EXPR}],
      "prompts": [{"name": N, "title": TEXT?, "description": TEXT?, "arguments": [{"name": IDENT, "required": BOOL?, "description": TEXT?}],
                   "text": EXPR | "messages": [{"role": "user" | "assistant", "text": EXPR}, ...]}],
-     "completions": [{"prompt": N | "template": URI_TEMPLATE, "argument": NAME, "values": [TEXT, ...]}]?}
+     "completions": [{"prompt": N | "template": URI_TEMPLATE, "argument": NAME, "values": [TEXT, ...]}]?,
+     "store": {NAME: VALUE, ...}?, "subscriptions": false?}
+
+``store`` is the data the server's process starts with (module-level ``STORE`` in the program):
+every tool, resource and prompt reads it (``{"$store": NAME}``) and tools write it (the steps
+``set``, ``delete`` and ``append``). It lives as long as the process: over stdio a session's
+server is its own; over HTTP every session and request of one server shares it. A resource's
+``text`` may then be an expression of the store, made at each read (its failure is the SDK's
+``Error reading resource URI``). ``subscriptions: false`` is ``MCPServer(subscriptions=False)``:
+no ``subscriptions/listen`` (-32601), and ``server/discover`` says no change is announced.
 
 ``completions`` is an ``@mcp.completion()`` handler (the server then answers
 ``completion/complete`` and says so in its capabilities): for the prompt's or template's
@@ -62,7 +71,18 @@ A STEP is one ``Context`` call: ``{"progress": EXPR, "total": EXPR?, "message": 
 ``{"read": EXPR, "as": KEY}`` (a resource of the server's own, as text) and
 ``{"log": LEVEL, "message": EXPR}`` (``ctx.log``: sent in the handshake era, and in 2026-07-28
 when the request opted in at that level or below) and ``{"wait": "forever"}`` (the call is never
-answered: only the client's read timeout, or its cancellation, ends it).
+answered: only the client's read timeout, or its cancellation, ends it);
+``{"if": EXPR, "then": [STEP, ...], "else": [STEP, ...]?}`` (what a branch names stays in it);
+``{"set": NAME, "to": EXPR}`` (``STORE[NAME] = ...``), ``{"set": NAME, "key": EXPR, "to": EXPR}``
+(``STORE[NAME][key] = ...``), ``{"delete": NAME, "key": EXPR}`` and ``{"append": NAME, "value":
+EXPR}`` (the store's entry NAME, one the world declares; what Python raises is the tool crashing);
+``{"notify": "tools_changed" | "prompts_changed" | "resources_changed" | "resource_updated",
+"uri": EXPR?}`` (``ctx.notify_...``: an event for the listen streams of 2026-07-28 that asked for
+it, said on each before the call's result; the handshake era has none) and ``{"send":
+"tool_list_changed" | "prompt_list_changed" | "resource_list_changed" | "resource_updated",
+"uri": EXPR?}`` (``ctx.session.send_...``: the notification on the connection's own channel,
+stdout or the HTTP session's GET stream, in the handshake era; 2026-07-28 drops it); ``uri``
+with ``resource_updated`` only.
 
 A call ends with the first of its ``cases`` whose ``when`` holds (Python's truth), else with
 the tool's own end: ``result`` returns the value, ``tool_error`` raises the SDK's ``ToolError``
@@ -70,7 +90,8 @@ with that text (shown to the client), ``crash`` raises an ordinary exception (hi
 returns ``None``.
 
 An EXPR is JSON data, or one operator: ``{"$": "name.field.field"}`` (a parameter, loop variable
-or answer; a missing field is null), ``{"$format": "text {name}"}`` (Python's ``str.format``
+or answer; a missing field is null), ``{"$store": NAME}`` (the store's entry, itself: what is
+written to it later shows), ``{"$format": "text {name}"}`` (Python's ``str.format``
 with plain names only), ``$and``, ``$or`` (operands' truth), ``$if`` ([condition, then, else]),
 or one of Python's operators, built-ins and methods, applied exactly as Python applies them
 (the table `_OPS`): with one operand ``{"$op": x}``: ``$not``, ``$neg``, ``$abs``, ``$len``,
@@ -150,7 +171,8 @@ _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "versi
                  "instructions": Field(str, required=False), "about": Field(str, required=False),
                  "tools": Field(list, required=False), "resources": Field(list, required=False),
                  "templates": Field(list, required=False), "prompts": Field(list, required=False),
-                 "completions": Field(list, required=False), "store": Field(dict, required=False)}
+                 "completions": Field(list, required=False), "store": Field(dict, required=False),
+                 "subscriptions": Field(bool, required=False)}
 #: the most a store's initial data may hold, written as JSON (it is copied for each server process)
 MAX_STORE_TEXT = 1_000_000
 _COMPLETION_FIELDS = {"prompt": Field(str, required=False), "template": Field(str, required=False),
@@ -974,4 +996,4 @@ def read_world(raw: Any, source: str) -> ServerDefinition:
     return ServerDefinition(raw["name"], raw["version"], tools, resources, prompts,
                             instructions=raw.get("instructions"), templates=templates, title=raw.get("title"),
                             description=raw.get("description"), website_url=raw.get("website_url"),
-                            completions=completions, store=store)
+                            completions=completions, store=store, subscriptions=raw.get("subscriptions", True))
