@@ -103,10 +103,6 @@ NOT_SENT_BY_THE_FIXTURE: dict[tuple[str, str], str] = {
     ("server request", "ping"): "the fixture server never pings its client",
     ("server request", "roots/list"): "no fixture tool asks for the client's roots",
     ("server notification", "notifications/message"): "no fixture tool logs",
-    ("server notification", "notifications/prompts/list_changed"): "the fixture's prompts never change",
-    ("server notification", "notifications/resources/list_changed"): "the fixture's resources never change",
-    ("server notification", "notifications/resources/updated"): "the fixture's resources never change",
-    ("server notification", "notifications/tools/list_changed"): "the fixture's tools never change",
     ("server notification", "notifications/elicitation/complete"): "no fixture tool uses URL elicitation",
 }
 

@@ -1,7 +1,7 @@
 """The mcp releases the MCP model speaks, and the wire changes between them.
 
 2.3.0 is pinned and the newest release; 2.2.0, recorded live from its own environment, differs
-from it on the wire in four ways. The mcp sdist ships no changelog, so each change names the
+from it on the wire in three ways. The mcp sdist ships no changelog, so each change names the
 upstream issue that reports it, or the source it comes from where none does (each is new in
 2.3.0, as the two releases' recordings show).
 """
@@ -16,8 +16,6 @@ from ..releases import Releases
 EMPTY_META_OMITTED = "empty_meta_omitted"
 #: ``initialize`` reports no empty ``experimental`` capability; before, capabilities began with it.
 EMPTY_EXPERIMENTAL_OMITTED = "empty_experimental_omitted"
-#: A closing connection ends its open listen streams newest first; before, oldest first.
-LISTEN_STREAMS_END_NEWEST_FIRST = "listen_streams_end_newest_first"
 #: ``MCPServer(subscriptions=False)`` serves no listen streams; before, False was taken for a bus.
 SUBSCRIPTIONS_OPTION = "subscriptions_option"
 

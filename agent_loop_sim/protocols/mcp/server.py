@@ -49,7 +49,6 @@ from .methods import BEFORE_INITIALIZE, CLIENT_REQUESTS, HANDLED, INPUT_METHODS,
 from .releases import (
     EMPTY_EXPERIMENTAL_OMITTED,
     EMPTY_META_OMITTED,
-    LISTEN_STREAMS_END_NEWEST_FIRST,
     MCP_RELEASES,
     SUBSCRIPTIONS_OPTION,
 )
@@ -284,9 +283,9 @@ class ServerConnection:
     def close(self) -> Outgoing:
         """The client closed its end: open listen streams end with a "Connection closed" error;
         calls still waiting for the client's answer end silently."""
-        # The SDK ends them newest first (before 2.3.0, oldest first).
-        ending = reversed(self._listening) if LISTEN_STREAMS_END_NEWEST_FIRST in self.rules else self._listening
-        out = [jsonrpc.error(rid, ProtocolError(CONNECTION_CLOSED, "Connection closed")) for rid, _ in ending]
+        # (In an order of the SDK's own tasks when several are open: seen both ways, in one release.)
+        out = [jsonrpc.error(rid, ProtocolError(CONNECTION_CLOSED, "Connection closed"))
+               for rid, _ in reversed(self._listening)]
         self._listening.clear()
         self._suspended.clear()
         self._waiting.clear()
