@@ -141,8 +141,8 @@ def drive_sdk_server(session: Session, socket_path: str, timeout: float) -> Tran
                 answered = isinstance(message, dict) and "method" not in message and message.get("id") == awaited
                 sent = client.receive(message)
                 send_all(sent)
-                if answered and not sent:
-                    awaited = None  # the client's program has ended
+                if answered and not sent or client.finished:
+                    awaited = None  # the client's program has ended (a listen, its last act, left)
             sock.shutdown(socket.SHUT_WR)
             while (line := wire.read_line()) is not None:
                 log.append(Message.from_line("server", "client", line))

@@ -111,6 +111,7 @@ def drive_http(session: Session, url: str, timeout: float) -> Transcript:
     # handshake-era streams of calls the client stopped waiting for: read on once it has said so
     timed_out: dict[Any, tuple[list[Message], http.client.HTTPResponse, _Stream]] = {}
     connections: list[http.client.HTTPConnection] = []
+    standing: list[Any] = []  # the GET stream, read on a thread of its own: (logged, response, stream)
 
     def connection() -> http.client.HTTPConnection:
         # (the timeout bounds each read and write, and a stream's wait for its next event: a
@@ -190,9 +191,10 @@ def drive_http(session: Session, url: str, timeout: float) -> Transcript:
             logged, response, stream = timed_out.pop(cancelled)
             read_stream(logged, response, stream, {"id": cancelled}, None, False)
         if message.get("method") == "notifications/initialized" and not _stateless(message):
-            # The client's GET stream: nothing comes on it in these sessions; it is hung up at the end.
-            logged, (_, stream) = exchange("GET", [("Accept", ACCEPT), ("Content-Type", JSON), *edge.session_headers()])
-            logged.append(reply_message(stream.status, stream.getheaders(), sse=True))
+            # The client's GET stream, read as it comes (what the server sends on no request's
+            # stream: a change it announces), and logged when the session ends.
+            logged, (_, response) = exchange("GET", [("Accept", ACCEPT), ("Content-Type", JSON), *edge.session_headers()])
+            standing.append((logged, response, _Stream(response, patient=True)))
 
     def read_stream(logged: list[Message], response: http.client.HTTPResponse, stream: _Stream, message: Any,
                     patience: float | None, listen: bool) -> None:
@@ -225,6 +227,13 @@ def drive_http(session: Session, url: str, timeout: float) -> Transcript:
                                                         *edge.session_headers()])
             response.read()
             logged.append(reply_message(response.status, response.getheaders()))
+        for logged, response, stream in standing:  # (the session's end ends its GET stream)
+            events = []
+            while (data := stream.next(timeout)) is not _Stream.END:
+                events.append(_body(data))
+            first, *rest = events or [(None, None)]
+            logged.append(reply_message(response.status, response.getheaders(), *first, sse=True))
+            logged += [event_message(body, raw) for body, raw in rest]
     except TimeoutError:
         raise RecorderError(f"session {session.name!r}: nothing crossed for {timeout:g} s (the SDK server hung)") from None
     except (OSError, http.client.HTTPException) as exc:

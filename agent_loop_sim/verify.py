@@ -48,6 +48,8 @@ def sample(kind: Kind) -> Any:
         return {f.key: sample(f.kind) for f in kind.fields}
     if kind.name == "dict":
         return {"k": 1}
+    if kind.name == "mapping":
+        return {"k": 1 if kind.of is None else sample(kind.of)}
     return _SAMPLE[kind.name]
 
 
@@ -127,6 +129,8 @@ def _invitations(p: Param) -> list[Any]:
         bad += ["not-a-choice"]
     elif kind.name == "list":
         bad += ["not a list", [None]]
+    elif kind.name == "mapping":
+        bad += ["not an object"] + ([{"k": None}] if kind.of is not None else [])
     elif kind.name == "model":
         required = [f for f in kind.fields if f.required]
         if required:

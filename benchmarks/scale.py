@@ -45,7 +45,7 @@ def mkdocs_build(project: Path, check: bool = True) -> subprocess.CompletedProce
     return done
 
 
-SURFACE_FILES = ("mcp_surface.json", "a2a_surface.json")
+SURFACE_FILES = ("mcp_surface.json", "a2a_surface.json", "world_tracker.json")
 VERDICTS = "verdicts/wire_types.json"
 
 

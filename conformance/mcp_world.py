@@ -27,7 +27,7 @@ STATELESS_REVISION = "2026-07-28"
 #: Names the program defines or imports: a tool function or model may not take one.
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
                       "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field", "TypeAdapter",
-                      "ResourceError", "ResourceNotFoundError", "STORE"})
+                      "ResourceError", "ResourceNotFoundError", "STORE", "Any"})
 #: ``Field``'s arguments a parameter may give (its constraints, description and title)
 _FIELD_OPTIONS = ("alias", "description", "title", "multiple_of", "le", "lt", "ge", "gt", "min_length", "max_length", "pattern")
 
@@ -52,7 +52,7 @@ _SCALARS = {"integer": "int", "number": "float", "string": "str", "boolean": "bo
 _PRELUDE = '''\
 import base64
 import warnings
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import anyio
 
@@ -75,6 +75,8 @@ def _plain(value):
         return value.model_dump(mode="python")
     if isinstance(value, list):
         return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {{key: _plain(item) for key, item in value.items()}}
     return value
 
 
@@ -133,6 +135,8 @@ class _Writer:
             return f"list[{self.annotation(kind['list'])}]"
         if isinstance(kind, dict) and "optional" in kind:
             return f"{self.annotation(kind['optional'])} | None"
+        if isinstance(kind, dict) and "dict" in kind:
+            return f"dict[str, {'Any' if kind['dict'] == 'any' else self.annotation(kind['dict'])}]"
         if isinstance(kind, dict) and "object" in kind:
             name = kind["object"]
             if not (isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name)) or name in RESERVED:

@@ -559,7 +559,8 @@ def test_every_release_difference_is_one_click_from_its_side_by_side(origin, pag
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height < 6000, height  # folded: the changes first, not 422 rows (34,735 px before)
     folds = page.locator("details.release-fold")
-    assert folds.count() == 3 and page.locator("details.release-fold[open]").count() == 0
+    from agent_loop_sim.protocols.mcp.releases import MCP_RELEASES  # (one fold for every difference, one for each change)
+    assert folds.count() == 1 + len(MCP_RELEASES.changes) and page.locator("details.release-fold[open]").count() == 0
     links = page.locator("details.release-fold").first.locator("a[href*='2.2.0/']")
     counted = re.search(r"they differ in ([\d,]+) messages", page.locator("article").inner_text())
     assert counted and links.count() == int(counted[1].replace(",", ""))  # every difference the page counts, a link

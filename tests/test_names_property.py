@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from test_site_fakes import MKDOCS, copy_project
+from test_site_fakes import MKDOCS, SMALL, copy_project
 
 SEED = int(os.environ.get("AGENT_LOOP_SIM_NAMES_SEED", "31"))
 EXAMPLES = 60
@@ -133,7 +133,7 @@ def named_project(tmp_path_factory) -> tuple[Path, list[str]]:
     names = [n for n in dict.fromkeys(random_names(SEED, EXAMPLES)) if TAKEN.fullmatch(n)]
     names += [n for n in ("index", "legacy_index", "legacy_", "x_index", "x_", "zz_" + "a" * 97) if n not in names]
     root = tmp_path_factory.mktemp("names")
-    project = copy_project(root / "project", only=("mcp.json", "mcp_surface.json"))
+    project = copy_project(root / "project", only=SMALL)
     shutil.copytree(ROOT / "scripts", project / "scripts", ignore=shutil.ignore_patterns("__pycache__"))
     (project / "scenarios" / "names.json").write_text(json.dumps(_scenario(names, "names.json"), indent=2))
     for command in ([sys.executable, "-m", "agent_loop_sim", "record", "scenarios/names.json", "--release", "2.3.0"],

@@ -81,10 +81,11 @@ def test_recording_a_release_without_its_environment_is_one_line_and_exit_1(proj
 
 import agent_loop_sim.protocols.mcp as mcp_package  # noqa: E402
 from agent_loop_sim.protocols.mcp.releases import (EMPTY_EXPERIMENTAL_OMITTED, EMPTY_META_OMITTED,  # noqa: E402
-                                                   MCP_RELEASES)
+                                                   MCP_RELEASES, SUBSCRIPTIONS_OPTION)
 
 MCP_SHOWN_AT = {EMPTY_META_OMITTED: ("legacy_tour", "$.params._meta"),
-                EMPTY_EXPERIMENTAL_OMITTED: ("legacy_tour", "$.result.capabilities.experimental")}
+                EMPTY_EXPERIMENTAL_OMITTED: ("legacy_tour", "$.result.capabilities.experimental"),
+                SUBSCRIPTIONS_OPTION: ("calculator_modern_listings", "$.error.code")}
 
 
 def test_the_engine_equals_both_mcp_releases_on_every_committed_session():

@@ -17,7 +17,7 @@ import pytest
 from agent_loop_sim.project import Project
 from agent_loop_sim.site import build_pages, render_site, sessions_of_pages
 from agent_loop_sim.site.build import SiteRefused
-from test_site_fakes import (ROOT, consistent_copy, copy_project, edit_recording, flipped, mkdocs_build,
+from test_site_fakes import (ROOT, SMALL, consistent_copy, copy_project, edit_recording, flipped, mkdocs_build,
                              recorded_sessions, replay)
 
 
@@ -29,10 +29,10 @@ def build(site_build):
 
 @pytest.fixture(scope="module")
 def seed_build(tmp_path_factory):
-    """A quick build of the 18 MCP seed sessions and the MCP surface sessions only (the build needs
+    """A quick build of a small project (`test_site_fakes.SMALL`: the build needs
     every method of the engine's tables sent somewhere), for the tests that break things."""
     root = tmp_path_factory.mktemp("seed-build")
-    project = copy_project(root / "project", only=("mcp.json", "mcp_surface.json"))
+    project = copy_project(root / "project", only=SMALL)
     done = mkdocs_build(project, root / "site")
     assert done.returncode == 0, done.stderr
     return project, root / "site"
@@ -170,6 +170,7 @@ def test_the_command_line_with_the_real_engine_on_the_seed_sessions(tmp_path):
     (project / "recordings").mkdir()
     # The MCP surface sessions too: the build needs every method of the engine's tables sent somewhere.
     for scenario, recording in (("mcp.json", "sdk_exchanges.json"), ("mcp_surface.json", "sdk_exchanges_surface.json"),
+                                ("world_tracker.json", "world_tracker.json"),  # (a world's change notifications)
                                 ("", "verdicts/wire_types.json"), ("", "verdicts/sdk_surface.json")):
         if scenario:
             (project / "scenarios" / scenario).write_bytes((ROOT / "scenarios" / scenario).read_bytes())
@@ -223,7 +224,7 @@ def test_titles_that_look_like_markup_are_shown_as_text_and_the_strict_build_pas
     import html as html_lib
     import re
 
-    project = copy_project(tmp_path / "project", only=("mcp.json", "mcp_surface.json"))
+    project = copy_project(tmp_path / "project", only=SMALL)
     scenario = json.loads((project / "scenarios" / "mcp.json").read_text())
     names = [s["name"] for s in scenario["sessions"][:len(MARKUP_TITLES)]]
     folders = [project / "recordings", tmp_path / "project-snapshot"]

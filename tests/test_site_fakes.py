@@ -134,6 +134,12 @@ def consistent_copy(dest: Path, names: tuple[str, ...] = SITE_INPUTS) -> Path:
     return dest
 
 
+#: the scenario files of a small project the build accepts: the seed sessions, the sessions that
+#: send each method of the engine's tables the fixture server sends, and the worlds that send the
+#: rest (a tool's change notifications) and show each wire change of the other mcp release
+SMALL = ("mcp.json", "mcp_surface.json", "world_tracker.json", "world_calculator.json")
+
+
 def copy_project(dest: Path, only: tuple[str, ...] = ()) -> Path:
     """What the site build needs from the checkout, plus a snapshot of its recordings for the fake.
 

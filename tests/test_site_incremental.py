@@ -14,7 +14,7 @@ import pytest
 
 from agent_loop_sim.site.build import render_checkout
 from agent_loop_sim.site.mkdocs.incremental import Memo, code_fingerprint
-from test_site_fakes import consistent_copy, edit_recording
+from test_site_fakes import SMALL, consistent_copy, edit_recording
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +138,7 @@ def test_the_search_index_after_a_dirty_rebuild_is_a_clean_builds(tmp_path):
     still hold every page once, as it is now: the same entries as a clean build of the same bytes."""
     project = consistent_copy(tmp_path / "project")
     for scenario in (project / "scenarios").glob("*.json"):  # a small site: the MCP seed sessions
-        if scenario.name not in ("mcp.json", "mcp_surface.json"):
+        if scenario.name not in SMALL:
             recording = json.loads(scenario.read_text())["recording"]
             for path in (project / "recordings").rglob(recording):
                 path.unlink()

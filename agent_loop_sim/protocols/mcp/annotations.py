@@ -18,6 +18,7 @@ world file                Python annotation                    JSON Schema
 ``{"list": K}``           ``list[K]``                          ``{"items": ..., "type": "array"}``
 ``{"optional": K}``       ``K | None`` (default ``None``)      ``{"anyOf": [..., {"type": "null"}]}``
 ``{"object": N, ...}``    a ``BaseModel`` subclass ``N``       ``{"$ref": "#/$defs/N"}``
+``{"dict": K}``           ``dict[str, K]`` (``"any"``: ``Any``)  ``{"additionalProperties": ..., "type": "object"}``
 ========================  ==================================  ===========================
 
 Validation follows pydantic 2's lax mode for JSON input: each problem has a location (``p.x``,
@@ -42,7 +43,8 @@ MISSING: Any = object()  # a parameter without a default
 @dataclass(frozen=True)
 class Kind:
     """One annotation. ``name`` is a scalar's JSON type, or ``enum``, ``list``, ``optional``,
-    ``model``, ``null`` or ``dict``; ``of`` the inner kind of a list or an optional; ``values``
+    ``model``, ``null``, ``dict`` (a plain ``dict``) or ``mapping`` (``dict[str, of]``, ``of``
+    None for ``Any``); ``of`` the inner kind of a list, an optional or a mapping; ``values``
     an enumeration's; ``model`` a nested model's name and ``fields`` its fields."""
 
     name: str
@@ -114,6 +116,8 @@ def field_schema(kind: Kind, defs: dict[str, Any]) -> dict[str, Any]:
         return {"$ref": f"#/$defs/{kind.model}"}
     if name == "dict":
         return {"additionalProperties": True, "type": "object"}
+    if name == "mapping":
+        return {"additionalProperties": True if kind.of is None else field_schema(kind.of, defs), "type": "object"}
     raise ValueError(f"unknown kind {name!r}")
 
 
@@ -263,11 +267,13 @@ def validate(kind: Kind, value: Any, loc: str, problems: list[Problem]) -> Any:
                                     value))
             return None
         return validate_fields(kind.fields, value, f"{loc}.", problems)
-    if name == "dict":
+    if name in ("dict", "mapping"):
         if type(value) is not dict:
             problems.append(Problem(loc, "dict_type", "Input should be a valid dictionary", value))
             return None
-        return value
+        if kind.of is None:
+            return value
+        return {key: validate(kind.of, item, f"{loc}.{key}", problems) for key, item in value.items()}
     coerced, problem = coerce_scalar(name, value)
     if problem:
         problems.append(Problem(loc, problem[0], problem[1], value))

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, NamedTuple
 
 from ...jsonio import copy_json
-from .annotations import Kind, Param, Problem, Rejected, rejection, top_schema, validate, validate_fields
+from .annotations import Kind, Param, Problem, Rejected, field_schema, rejection, top_schema, validate, validate_fields
 
 
 
@@ -170,6 +170,11 @@ class Tool:
             return None
         if kind.name == "model":
             return top_schema(kind.model, kind.fields)
+        if kind.name == "mapping":  # (``dict[str, T]`` is its own schema, no ``result`` around it)
+            defs: dict[str, Any] = {}
+            body = {**field_schema(kind, defs), "title": f"{self.function}DictOutput"}
+            body = dict(sorted(body.items()))
+            return {"$defs": dict(sorted(defs.items())), **body} if defs else body
         return top_schema(f"{self.function}Output", (Param("result", kind, none_default=False),))
 
     def validate(self, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -194,7 +199,7 @@ class Tool:
         if kind is None or kind.name == "dict":
             return {"content": content, "isError": False}
         problems: list[Problem] = []
-        if kind.name == "model":
+        if kind.name in ("model", "mapping"):
             structured = validate(kind, value, "", problems)
         else:
             structured = {"result": validate(kind, value, "result", problems)}

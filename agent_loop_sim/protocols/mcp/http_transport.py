@@ -386,9 +386,9 @@ class StreamableHttpApp:
         elsewhere = [(stream, m) for m in said if (stream := self._listen_stream(m)) is not None]
         mine = [m for m in said if self._listen_stream(m) is None] if elsewhere else said
         answered = any(_kind(m) == "response" and m.get("id") == message.id for m in mine)
-        if message.method == "subscriptions/listen" or not answered:
-            # its answer is a stream, open until the client closes it: a listen's always, and a
-            # call's that the server has not answered yet (what it said so far on it)
+        if not answered:
+            # its answer is a stream, open until the client closes it: a listen's (unless refused),
+            # and a call's that the server has not answered yet (what it said so far on it)
             own = ("", message.id)
             self.streams.append(own)
             return Reply(200, _stream_headers(None), events=mine, stream=own, said=said, deferred=not mine,

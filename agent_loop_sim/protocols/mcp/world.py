@@ -54,7 +54,7 @@ percent-decoded; a value that climbs out of its path (``..``) or is absolute is 
 SDK's default resource security refuses it.
 
 TYPE is ``"integer"``, ``"number"``, ``"string"``, ``"boolean"``, ``{"enum": [TEXT, ...]}``,
-``{"list": TYPE}``, ``{"optional": TYPE}`` (``TYPE | None``, default ``None``) or
+``{"list": TYPE}``, ``{"dict": TYPE | "any"}`` (``dict[str, TYPE]``, ``dict[str, Any]``), ``{"optional": TYPE}`` (``TYPE | None``, default ``None``) or
 ``{"object": NAME, "fields": [param, ...]}`` (a pydantic model); a return may also be ``"null"``
 or ``"object"`` (a plain ``dict``: no output schema), or ``"content"``: content blocks
 (``list[ContentBlock]``, no output schema), the result a block or a list of blocks as the wire
@@ -162,7 +162,7 @@ MAX_STEPS = 10_000
 #: names the program the SDK side runs defines itself (`conformance/mcp_world.py`)
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
                       "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field", "TypeAdapter",
-                      "ResourceError", "ResourceNotFoundError", "STORE"})
+                      "ResourceError", "ResourceNotFoundError", "STORE", "Any"})
 
 _CONSTRAINT_KEYS = frozenset(key for keys in CONSTRAINTS.values() for key in keys)
 _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "version": Field(str),
@@ -284,7 +284,7 @@ class _Types:
             raise _problem(f"unknown type {raw!r} (known: {known}, or an object with enum, list, optional or "
                            f"object)", path)
         if type(raw) is not dict or len(raw) != 1 and "object" not in raw:
-            raise _problem(f"a type is a name or an object with one of enum, list, optional, object, not "
+            raise _problem(f"a type is a name or an object with one of enum, list, dict, optional, object, not "
                            f"{describe(raw)}", path)
         if "enum" in raw:
             values = raw["enum"]
@@ -293,6 +293,8 @@ class _Types:
             return Kind("enum", values=tuple(values))
         if "list" in raw:
             return Kind("list", of=self.read(raw["list"], path + ["list"]))
+        if "dict" in raw:  # (``"any"``: ``dict[str, Any]``, values as they come)
+            return Kind("mapping", of=None if raw["dict"] == "any" else self.read(raw["dict"], path + ["dict"]))
         if "optional" in raw:
             inner = self.read(raw["optional"], path + ["optional"])
             if inner.name == "optional":
@@ -300,7 +302,7 @@ class _Types:
             return Kind("optional", of=inner)
         if "object" in raw:
             return self._model(raw, path)
-        raise _problem(f"unknown type {sorted(raw)!r} (known: enum, list, optional, object)", path)
+        raise _problem(f"unknown type {sorted(raw)!r} (known: enum, list, dict, optional, object)", path)
 
     def _model(self, raw: dict[str, Any], path: Path) -> Kind:
         check_object(raw, {"object": Field(str), "fields": Field(list, required=False)}, path, "an object type")

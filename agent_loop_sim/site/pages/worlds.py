@@ -74,6 +74,8 @@ def kind_text(kind: Kind | None) -> str:
         return f"list[{kind_text(kind.of)}]"
     if name == "optional":
         return f"{kind_text(kind.of)} | None"
+    if name == "mapping":
+        return f"dict[str, {'Any' if kind.of is None else kind_text(kind.of)}]"
     return kind.model
 
 
@@ -192,6 +194,16 @@ def _world_page(stem: str, where: str, raw: dict[str, Any], definition: ServerDe
     page = world_page(stem)
     lines = [f"# {text(definition.name)} {text(definition.version)}", "", text(raw.get("about", "")), "",
              f"Read from `{where}`.", ""]
+    if not definition.subscriptions:
+        lines += ["It serves no listen streams (`subscriptions=False`): `subscriptions/listen` is refused, and "
+                  "`server/discover` says no change is announced.", ""]
+    if definition.store is not None:
+        lines += ["## Store", "", "What the server's process starts with; each call of a tool that writes it changes "
+                  "it for every later request the process serves.", "",
+                  table(["entry", "starts as", "written by", "read by"],
+                        [[code(name), code(_short(json.dumps(value, ensure_ascii=False))),
+                          text(", ".join(_writers(raw, name)) or "—"), text(", ".join(_readers(raw, name)) or "—")]
+                         for name, value in definition.store.items()]), ""]
     if definition.tools:
         rows = []
         for tool in definition.tools:
@@ -208,7 +220,8 @@ def _world_page(stem: str, where: str, raw: dict[str, Any], definition: ServerDe
     if definition.resources:
         lines += ["## Resources", "", table(["URI", "name", "MIME type", "content"],
                                             [[code(r.uri), text(r.name), code(r.mime_type),
-                                              "binary" if r.blob is not None else "text"]
+                                              "binary" if r.blob is not None else
+                                              "text made from the store" if r.made is not None else "text"]
                                              for r in definition.resources]), ""]
     if definition.prompts:
         lines += ["## Prompts", "", table(["prompt", "arguments"],
@@ -258,6 +271,33 @@ def _step_text(step: dict[str, Any]) -> str:
         final = " (final)" if f"TASK_STATE_{step['status'].upper()}" in TERMINAL else ""
         return f"{step['status']}{final}" + (f": {step['text']!r}" if "text" in step else "")
     return f"artifact {step['artifact']!r} in {len(step['chunks'])} chunk(s)"
+
+
+def _short(value: str, most: int = 80) -> str:
+    return value if len(value) <= most else value[:most - 1] + "…"
+
+
+def _steps_of(steps: list[Any]) -> list[dict[str, Any]]:
+    """Steps and the steps inside them (a loop's, a branch's), in order."""
+    out: list[dict[str, Any]] = []
+    for step in steps:
+        if isinstance(step, dict):
+            out.append(step)
+            out += _steps_of(step.get("do", []) + step.get("then", []) + step.get("else", []))
+    return out
+
+
+def _writers(raw: dict[str, Any], entry: str) -> list[str]:
+    """The tools with a step that writes the store's ``entry``."""
+    return [t["name"] for t in raw.get("tools", [])
+            if any(step.get(kind) == entry for step in _steps_of(t.get("steps", [])) for kind in ("set", "delete", "append"))]
+
+
+def _readers(raw: dict[str, Any], entry: str) -> list[str]:
+    """The declarations (tool, resource, template, prompt) with an expression that reads ``entry``."""
+    needle = json.dumps({"$store": entry})
+    return [item.get("name") or item.get("uri") for key in ("tools", "resources", "templates", "prompts")
+            for item in raw.get(key, []) if needle in json.dumps(item)]
 
 
 def _tool_raw(raw: dict[str, Any], name: str) -> dict[str, Any]:
