@@ -27,7 +27,8 @@ STATELESS_REVISION = "2026-07-28"
 #: Names the program defines or imports: a tool function or model may not take one.
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
                       "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field", "TypeAdapter",
-                      "ResourceError", "ResourceNotFoundError", "STORE", "Any"})
+                      "ResourceError", "ResourceNotFoundError", "STORE", "Any",
+                      "TypedDict", "NotRequired"})
 #: ``Field``'s arguments a parameter may give (its constraints, description and title)
 _FIELD_OPTIONS = ("alias", "description", "title", "multiple_of", "le", "lt", "ge", "gt", "min_length", "max_length", "pattern")
 
@@ -58,6 +59,7 @@ import anyio
 
 import mcp_types as types
 from pydantic import BaseModel, Field, TypeAdapter
+from typing_extensions import NotRequired, TypedDict
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
@@ -137,22 +139,28 @@ class _Writer:
             return f"{self.annotation(kind['optional'])} | None"
         if isinstance(kind, dict) and "dict" in kind:
             return f"dict[str, {'Any' if kind['dict'] == 'any' else self.annotation(kind['dict'])}]"
-        if isinstance(kind, dict) and "object" in kind:
-            name = kind["object"]
+        if isinstance(kind, dict) and ("object" in kind or "typed_dict" in kind):
+            typed = "typed_dict" in kind
+            name = kind["typed_dict" if typed else "object"]
             if not (isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name)) or name in RESERVED:
                 raise WorldCodeError(f"not a model name the program can use: {name!r}")
             if name not in self.model_names:
                 self.model_names.add(name)
-                fields = [f"    {self.field(f)}" for f in kind["fields"]] or ["    pass"]
-                self.models.append(f"class {name}(BaseModel):\n" + "\n".join(fields) + "\n")
+                doc = [f"    {kind['description']!r}"] if "description" in kind else []  # (its docstring)
+                fields = doc + [f"    {self.field(f, typed)}" for f in kind["fields"]] or ["    pass"]
+                base = "TypedDict" if typed else "BaseModel"
+                self.models.append(f"class {name}({base}):\n" + "\n".join(fields) + "\n")
             return name
         raise WorldCodeError(f"unknown type {kind!r}")
 
-    def field(self, param: dict[str, Any]) -> str:
+    def field(self, param: dict[str, Any], typed: bool = False) -> str:
         annotation = self.annotation(param["type"])
         options = [f"{key}={param[key]!r}" for key in param if key in _FIELD_OPTIONS]
         if options:
             annotation = f"Annotated[{annotation}, Field({', '.join(options)})]"
+        if typed:  # a TypedDict's field: no default; NotRequired when it may be left out
+            return f"{_name(param['name'])}: " + (f"NotRequired[{annotation}]" if param.get("required") is False
+                                                  else annotation)
         text = f"{_name(param['name'])}: {annotation}"
         if "default" in param:
             text += f" = {_literal(param['default'])}"

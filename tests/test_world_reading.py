@@ -30,6 +30,7 @@ WORLD_PROBLEMS = {
     'a write to an undeclared store entry': "'b' is not in the world's store (it holds: a: the store's entries are declared with their first value)",
     'a read of the store without one': "'a' is not in the world's store (it holds: nothing)",
     'a resource update without its uri': 'a uri is given with resource_updated, and only with it',
+    "a TypedDict field with a default": 'a TypedDict\'s field has no default (give "required": false to let it be left out)',
     'an event the SDK does not publish': "'roots_changed' is not one of 'tools_changed', 'prompts_changed', 'resources_changed', 'resource_updated'",
     'two ends': 'a tool ends one way: result or tool_error or crash (result and crash given)',
     'bad base64': 'the blob is not base64',

@@ -121,6 +121,9 @@ BAD_WORLDS = {
                                         '$.tools[0].result["$store"]', "'a' is not in the world's store"),
     "a resource update without its uri": ({"tools": [{"name": "t", "steps": [{"notify": "resource_updated"}]}]},
                                           "$.tools[0].steps[0]", "a uri is given with resource_updated"),
+    "a TypedDict field with a default": ({"tools": [{"name": "t", "returns": {"typed_dict": "P", "fields": [
+        {"name": "x", "type": "integer", "default": 1}]}}]}, "$.tools[0].returns.fields[0].default",
+        "a TypedDict's field has no default"),
     "an event the SDK does not publish": ({"tools": [{"name": "t", "steps": [{"notify": "roots_changed"}]}]},
                                           "$.tools[0].steps[0].notify", "roots_changed"),
 }

@@ -5,21 +5,22 @@ and of its return annotation (``<function>Output``, one ``result`` field, unless
 returns a model of its own). This module says the same for the annotations a world file can
 name, as data (`Kind`):
 
-========================  ==================================  ===========================
-world file                Python annotation                    JSON Schema
-========================  ==================================  ===========================
-``"integer"``             ``int``                              ``{"type": "integer"}``
-``"number"``              ``float``                            ``{"type": "number"}``
-``"string"``              ``str``                              ``{"type": "string"}``
-``"boolean"``             ``bool``                             ``{"type": "boolean"}``
-``"null"``                ``None`` (a return only)             ``{"type": "null"}``
-``"object"``              ``dict`` (a return only)             (no output schema)
-``{"enum": [...]}``       ``Literal["a", "b"]``                ``{"enum": [...], "type": "string"}``
-``{"list": K}``           ``list[K]``                          ``{"items": ..., "type": "array"}``
-``{"optional": K}``       ``K | None`` (default ``None``)      ``{"anyOf": [..., {"type": "null"}]}``
-``{"object": N, ...}``    a ``BaseModel`` subclass ``N``       ``{"$ref": "#/$defs/N"}``
-``{"dict": K}``           ``dict[str, K]`` (``"any"``: ``Any``)  ``{"additionalProperties": ..., "type": "object"}``
-========================  ==================================  ===========================
+==========================  =====================================  ===================================================
+world file                  Python annotation                      JSON Schema
+==========================  =====================================  ===================================================
+``"integer"``               ``int``                                ``{"type": "integer"}``
+``"number"``                ``float``                              ``{"type": "number"}``
+``"string"``                ``str``                                ``{"type": "string"}``
+``"boolean"``               ``bool``                               ``{"type": "boolean"}``
+``"null"``                  ``None`` (a return only)               ``{"type": "null"}``
+``"object"``                ``dict`` (a return only)               (no output schema)
+``{"enum": [...]}``         ``Literal["a", "b"]``                  ``{"enum": [...], "type": "string"}``
+``{"list": K}``             ``list[K]``                            ``{"items": ..., "type": "array"}``
+``{"dict": K}``             ``dict[str, K]`` (``"any"``: ``Any``)  ``{"additionalProperties": ..., "type": "object"}``
+``{"optional": K}``         ``K | None`` (default ``None``)        ``{"anyOf": [..., {"type": "null"}]}``
+``{"object": N, ...}``      a ``BaseModel`` subclass ``N``         ``{"$ref": "#/$defs/N"}``
+``{"typed_dict": N, ...}``  a ``TypedDict`` ``N``                  ``{"$ref": "#/$defs/N"}``
+==========================  =====================================  ===================================================
 
 Validation follows pydantic 2's lax mode for JSON input: each problem has a location (``p.x``,
 ``tags.1``), an error type and pydantic's own message, in field order.
@@ -52,6 +53,11 @@ class Kind:
     values: tuple[str, ...] = ()
     model: str = ""
     fields: tuple["Param", ...] = ()
+    #: a model's docstring, as pydantic reads it (``inspect.cleandoc``): its schema's description
+    description: str | None = None
+    #: a model that is a ``TypedDict`` (not a ``BaseModel``): refused as a dictionary, and its
+    #: fields may be left out (``NotRequired``)
+    typed: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,8 @@ class Param:
     constraints: tuple[tuple[str, Any], ...] = ()
     #: ``Field(alias=...)``: the name the JSON uses (a keyword such as ``from``, for ``from_``)
     alias: str | None = None
+    #: a ``TypedDict``'s ``NotRequired`` field: no default, and left out when not given
+    may_be_absent: bool = False
 
     @property
     def key(self) -> str:
@@ -85,7 +93,8 @@ class Param:
 
     @property
     def required(self) -> bool:
-        return self.default is MISSING and not (self.none_default and self.kind.name == "optional")
+        return self.default is MISSING and not (self.none_default and self.kind.name == "optional") \
+            and not self.may_be_absent
 
     def default_value(self) -> Any:
         return None if self.default is MISSING else self.default
@@ -112,7 +121,7 @@ def field_schema(kind: Kind, defs: dict[str, Any]) -> dict[str, Any]:
     if name == "model":
         if kind.model not in defs:
             defs[kind.model] = {}  # (a place kept first: pydantic lists a model before those it uses)
-            defs[kind.model] = model_schema(kind.model, kind.fields, defs)
+            defs[kind.model] = model_schema(kind.model, kind.fields, defs, kind.description)
         return {"$ref": f"#/$defs/{kind.model}"}
     if name == "dict":
         return {"additionalProperties": True, "type": "object"}
@@ -128,7 +137,7 @@ def _is_ref(kind: Kind) -> bool:
 
 def property_schema(param: Param, defs: dict[str, Any]) -> dict[str, Any]:
     schema = field_schema(param.kind, defs)
-    if not param.required:
+    if not param.required and not param.may_be_absent:
         schema["default"] = param.default_value()
     if not _is_ref(param.kind) or param.given_title is not None:
         schema["title"] = param.title
@@ -139,9 +148,11 @@ def property_schema(param: Param, defs: dict[str, Any]) -> dict[str, Any]:
     return dict(sorted(schema.items()))
 
 
-def model_schema(title: str, params: tuple[Param, ...], defs: dict[str, Any]) -> dict[str, Any]:
+def model_schema(title: str, params: tuple[Param, ...], defs: dict[str, Any],
+                 description: str | None = None) -> dict[str, Any]:
     """A model's schema, as pydantic writes it (its ``$defs`` are the caller's to place)."""
-    out: dict[str, Any] = {"properties": {p.key: property_schema(p, defs) for p in params}}
+    out: dict[str, Any] = {} if description is None else {"description": description}
+    out["properties"] = {p.key: property_schema(p, defs) for p in params}
     required = [p.key for p in params if p.required]
     if required:
         out["required"] = required
@@ -150,10 +161,10 @@ def model_schema(title: str, params: tuple[Param, ...], defs: dict[str, Any]) ->
     return out
 
 
-def top_schema(title: str, params: tuple[Param, ...]) -> dict[str, Any]:
+def top_schema(title: str, params: tuple[Param, ...], description: str | None = None) -> dict[str, Any]:
     """A whole model's schema, with the nested models it uses under ``$defs`` (first, as pydantic does)."""
     defs: dict[str, Any] = {}
-    body = model_schema(title, params, defs)
+    body = model_schema(title, params, defs, description)
     return {"$defs": dict(sorted(defs.items())), **body} if defs else body
 
 
@@ -263,7 +274,8 @@ def validate(kind: Kind, value: Any, loc: str, problems: list[Problem]) -> Any:
         return [validate(kind.of, item, f"{loc}.{i}", problems) for i, item in enumerate(value)]  # type: ignore[arg-type]
     if name == "model":
         if type(value) is not dict:
-            problems.append(Problem(loc, "model_type", f"Input should be a valid dictionary or instance of {kind.model}",
+            problems.append(Problem(loc, "dict_type", "Input should be a valid dictionary", value) if kind.typed else
+                            Problem(loc, "model_type", f"Input should be a valid dictionary or instance of {kind.model}",
                                     value))
             return None
         return validate_fields(kind.fields, value, f"{loc}.", problems)
@@ -289,7 +301,7 @@ def validate_fields(params: tuple[Param, ...], data: dict[str, Any], prefix: str
         if key not in data:
             if p.required:
                 problems.append(Problem(loc, "missing", "Field required", data))
-            else:
+            elif not p.may_be_absent:
                 out[p.name] = copy_default(p.default_value())
             continue
         given = data[key]

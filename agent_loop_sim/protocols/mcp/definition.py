@@ -169,7 +169,7 @@ class Tool:
         if kind is None or kind.name in ("dict", "content"):
             return None
         if kind.name == "model":
-            return top_schema(kind.model, kind.fields)
+            return top_schema(kind.model, kind.fields, kind.description)
         if kind.name == "mapping":  # (``dict[str, T]`` is its own schema, no ``result`` around it)
             defs: dict[str, Any] = {}
             body = {**field_schema(kind, defs), "title": f"{self.function}DictOutput"}

@@ -55,7 +55,9 @@ SDK's default resource security refuses it.
 
 TYPE is ``"integer"``, ``"number"``, ``"string"``, ``"boolean"``, ``{"enum": [TEXT, ...]}``,
 ``{"list": TYPE}``, ``{"dict": TYPE | "any"}`` (``dict[str, TYPE]``, ``dict[str, Any]``), ``{"optional": TYPE}`` (``TYPE | None``, default ``None``) or
-``{"object": NAME, "fields": [param, ...]}`` (a pydantic model); a return may also be ``"null"``
+``{"object": NAME, "fields": [param, ...], "description": TEXT?}`` (a pydantic model, its
+docstring the description) or ``{"typed_dict": NAME, "fields": [...], "description": TEXT?}`` (a
+``TypedDict``: its fields have no default, one with ``"required": false`` is ``NotRequired``); a return may also be ``"null"``
 or ``"object"`` (a plain ``dict``: no output schema), or ``"content"``: content blocks
 (``list[ContentBlock]``, no output schema), the result a block or a list of blocks as the wire
 writes them: ``{"type": "text", "text": T}``, ``{"type": "image" | "audio", "data": BASE64,
@@ -112,6 +114,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import inspect
 import json
 import keyword
 import math
@@ -162,7 +165,8 @@ MAX_STEPS = 10_000
 #: names the program the SDK side runs defines itself (`conformance/mcp_world.py`)
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
                       "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field", "TypeAdapter",
-                      "ResourceError", "ResourceNotFoundError", "STORE", "Any"})
+                      "ResourceError", "ResourceNotFoundError", "STORE", "Any",
+                      "TypedDict", "NotRequired"})
 
 _CONSTRAINT_KEYS = frozenset(key for keys in CONSTRAINTS.values() for key in keys)
 _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "version": Field(str),
@@ -188,6 +192,7 @@ _TOOL_FIELDS = {"name": Field(str), "function": Field(str, required=False), "des
 #: the ways a tool's call ends, and a case's (``{"when": EXPR, END: EXPR}``)
 _ENDS = ("result", "tool_error", "crash")
 _CASE_FIELDS = {"when": Field(_ANY)} | {end: Field(_ANY, required=False) for end in _ENDS}
+_TYPED_FIELD = {"required": Field(bool, required=False)}  # (a TypedDict's field only)
 _PARAM_FIELDS = {"name": Field(str), "type": Field((str, dict)), "default": Field(_ANY, required=False),
                  "description": Field(str, required=False), "title": Field(str, required=False),
                  "alias": Field(str, required=False),
@@ -283,7 +288,7 @@ class _Types:
             known = ", ".join(SCALARS + (("null", "object", "content") if returns else ()))
             raise _problem(f"unknown type {raw!r} (known: {known}, or an object with enum, list, optional or "
                            f"object)", path)
-        if type(raw) is not dict or len(raw) != 1 and "object" not in raw:
+        if type(raw) is not dict or len(raw) != 1 and "object" not in raw and "typed_dict" not in raw:
             raise _problem(f"a type is a name or an object with one of enum, list, dict, optional, object, not "
                            f"{describe(raw)}", path)
         if "enum" in raw:
@@ -300,40 +305,53 @@ class _Types:
             if inner.name == "optional":
                 raise _problem("an optional of an optional", path + ["optional"])
             return Kind("optional", of=inner)
-        if "object" in raw:
+        if "object" in raw or "typed_dict" in raw:
             return self._model(raw, path)
-        raise _problem(f"unknown type {sorted(raw)!r} (known: enum, list, dict, optional, object)", path)
+        raise _problem(f"unknown type {sorted(raw)!r} (known: enum, list, dict, optional, object, typed_dict)", path)
 
     def _model(self, raw: dict[str, Any], path: Path) -> Kind:
-        check_object(raw, {"object": Field(str), "fields": Field(list, required=False)}, path, "an object type")
-        name = raw["object"]
+        typed = "typed_dict" in raw
+        head = "typed_dict" if typed else "object"
+        check_object(raw, {head: Field(str), "fields": Field(list, required=False),
+                           "description": Field(str, required=False)}, path, "an object type")
+        name = raw[head]
         if not (name.isascii() and name.isidentifier() and not keyword.iskeyword(name)) or name in RESERVED:
             raise _problem(f"a model name must be a Python identifier the program does not use itself, not "
-                           f"{name!r}", path + ["object"])
+                           f"{name!r}", path + [head])
+        description = raw.get("description")
+        if description is not None and not inspect.cleandoc(description):
+            raise _problem("a model's description (its docstring) says something", path + ["description"])
         if "fields" not in raw:
             raise _problem(f"the model {name!r} is named without its fields: a model refers to no other by name "
                            f"(recursive and forward references are not modelled)", path)
         if name in self.models and self.models[name] is None:  # type: ignore[comparison-overlap]
             raise _problem(f"the model {name!r} contains itself: recursive models are not modelled", path)
         self.models.setdefault(name, None)  # type: ignore[arg-type]  (being read)
-        fields = tuple(_param(f, path + ["fields", i], self) for i, f in enumerate(_items(raw, "fields", path)))
+        fields = tuple(_param(f, path + ["fields", i], self, typed) for i, f in enumerate(_items(raw, "fields", path)))
         _no_repeats([f.name for f in fields], path + ["fields"], "field")
-        kind = Kind("model", model=name, fields=fields)
+        kind = Kind("model", model=name, fields=fields, typed=typed,
+                    description=None if description is None else inspect.cleandoc(description))
         if self.models[name] is not None and self.models[name] != kind:
             raise _problem(f"the model {name!r} is declared twice with different fields", path)
         self.models[name] = kind
         return kind
 
 
-def _param(raw: Any, path: Path, types: _Types) -> Param:
-    check_object(raw, _PARAM_FIELDS, path, "a parameter")
+def _param(raw: Any, path: Path, types: _Types, typed: bool = False) -> Param:
+    """A parameter, or a model's field (``typed``: a ``TypedDict``'s, which has no default and may
+    be ``"required": false``, ``NotRequired``)."""
+    check_object(raw, _PARAM_FIELDS | (_TYPED_FIELD if typed else {}), path, "a parameter")
+    if typed and "default" in raw:
+        raise _problem("a TypedDict's field has no default (give \"required\": false to let it be left out)",
+                       path + ["default"])
     name = _identifier(raw["name"], path + ["name"], "a parameter name")
     kind = types.read(raw["type"], path + ["type"])
     constraints = _constraints(raw, kind, path)
     if "alias" in raw and not raw["alias"]:
         raise _problem("an alias is a name, not empty", path + ["alias"])
-    return Param(name, kind, raw.get("default", MISSING), description=raw.get("description"),
-                 given_title=raw.get("title"), constraints=constraints, alias=raw.get("alias"))
+    return Param(name, kind, raw.get("default", MISSING), none_default=not typed, description=raw.get("description"),
+                 given_title=raw.get("title"), constraints=constraints, alias=raw.get("alias"),
+                 may_be_absent=raw.get("required") is False)
 
 
 #: the longest pattern a world may give (it is compiled for every reader of the world)
