@@ -137,7 +137,7 @@ def consistent_copy(dest: Path, names: tuple[str, ...] = SITE_INPUTS) -> Path:
 #: the scenario files of a small project the build accepts: the seed sessions, the sessions that
 #: send each method of the engine's tables the fixture server sends, and the worlds that send the
 #: rest (a tool's change notifications) and show each wire change of the other mcp release
-SMALL = ("mcp.json", "mcp_surface.json", "world_tracker.json", "world_calculator.json")
+SMALL = ("mcp.json", "mcp_surface.json", "world_tracker.json", "world_http_calculator.json")
 
 
 def copy_project(dest: Path, only: tuple[str, ...] = ()) -> Path:
