@@ -290,6 +290,7 @@ class _Writer:
             hints = ", ".join(f"{_name(k) if k != 'title' else k}={v!r}" for k, v in tool["annotations"].items())
             # (the world's names are ToolAnnotations' own fields: read_only_hint, ...)
             options.append(f"annotations=types.ToolAnnotations({hints})")
+        options += _extras(tool)
         head = (f"@mcp.tool({', '.join(options)})\n"
                 f"async def {function}({', '.join(signature)})" + (f" -> {returns}:" if returns else ":"))
         body = ["    _v = {" + ", ".join(f"{_name(p['name'])!r}: _plain({p['name']})" for p in params) + "}"]
@@ -346,6 +347,7 @@ class _Writer:
                      for a in arguments]
         returns = "str" if "text" in prompt else "list"
         title = f", title={prompt['title']!r}" if "title" in prompt else ""
+        title += "".join(", " + extra for extra in _extras(prompt))
         head = (f"@mcp.prompt(name={prompt['name']!r}, description={prompt.get('description')!r}{title})\n"
                 f"def _prompt_{index}({', '.join(signature)}) -> {returns}:")
         body = ["    _v = {" + ", ".join(f"{a['name']!r}: {a['name']}" for a in arguments) + "}"]
@@ -362,7 +364,17 @@ def _resource_options(address: str, entry: dict[str, Any]) -> list[str]:
     """``@mcp.resource``'s arguments for a resource or a template: its address, name, and the
     optional fields the world gives."""
     return [address, f"name={entry['name']!r}"] + [
-        f"{key}={entry[key]!r}" for key in ("title", "description", "mime_type") if key in entry]
+        f"{key}={entry[key]!r}" for key in ("title", "description", "mime_type") if key in entry] + _extras(entry)
+
+
+def _extras(entry: dict[str, Any]) -> list[str]:
+    """The ``icons`` and ``meta`` arguments a declaration gives (each icon the SDK's ``Icon``)."""
+    out = []
+    if "icons" in entry:
+        out.append("icons=[" + ", ".join(f"types.Icon(**{icon!r})" for icon in entry["icons"]) + "]")
+    if "meta" in entry:
+        out.append(f"meta={entry['meta']!r}")
+    return out
 
 
 def _completion_handler(completions: list[dict[str, Any]]) -> str:
@@ -396,6 +408,7 @@ def source(world: dict[str, Any]) -> str:
     for key in ("instructions", "title", "description", "website_url", "subscriptions"):
         if key in world:
             options.append(f"{key}={world[key]!r}")
+    options += _extras({"icons": world["icons"]} if "icons" in world else {})
     # The store: module-level data every tool, resource and prompt of the process shares.
     store = f"STORE = {_literal(world.get('store', {}))}\n"
     parts = [_PRELUDE.format(stateless=STATELESS_REVISION), *w.models, store, f"mcp = MCPServer({', '.join(options)})\n",

@@ -119,7 +119,7 @@ PROMPT_CASES = [
     ({**_prompt_world("hi"), "prompts": [{"name": "p", "description": "d", "arguments": 5, "text": "hi"}]},
      "expected an array, got an integer", "$.prompts[0].arguments"),
     ({**_prompt_world("hi"), "prompts": [{"name": "p", "description": "d", "bogus": 1}]},
-     "unknown field 'bogus' in a prompt (known: arguments, description, messages, name, text, title)",
+     "unknown field 'bogus' in a prompt (known: arguments, description, icons, messages, name, text, title)",
      "$.prompts[0].bogus"),
     ({**_prompt_world("hi"), "prompts": [{"name": "p", "description": "d", "messages": [{"role": "user"}]}]},
      "missing field 'text' in a prompt message", "$.prompts[0].messages[0]"),

@@ -154,6 +154,8 @@ class Tool:
     title: str | None = None
     #: ``ToolAnnotations`` as the wire writes them (camelCase), the hints the world gives, as pairs
     annotations: tuple[tuple[str, Any], ...] | None = None
+    #: what else its listing carries (`EXTRAS`)
+    extras: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.function:
@@ -220,15 +222,16 @@ class Resource:
     #: the text made at each read from the server's store (`ServerDefinition.store`), when it
     #: follows the store; `ResourceFailed` if the function raises
     made: Callable[[dict[str, Any]], str] | None = field(default=None, repr=False, compare=False)
+    extras: tuple[tuple[str, str], ...] = ()  # (`EXTRAS`)
 
     def listing(self) -> dict[str, Any]:
-        return _titled({"description": self.description, "mimeType": self.mime_type, "name": self.name,
-                        "uri": self.uri}, self.title)
+        return listed_with({"description": self.description, "mimeType": self.mime_type, "name": self.name,
+                        "uri": self.uri}, self.title, self.extras)
 
     def contents(self, store: dict[str, Any] | None = None) -> dict[str, Any]:
         if self.blob is not None:
-            return {"blob": self.blob, "mimeType": self.mime_type, "uri": self.uri}
-        return {"mimeType": self.mime_type, "text": self.read(store), "uri": self.uri}
+            return with_meta({"blob": self.blob, "mimeType": self.mime_type, "uri": self.uri}, self.extras)
+        return with_meta({"mimeType": self.mime_type, "text": self.read(store), "uri": self.uri}, self.extras)
 
     def read(self, store: dict[str, Any] | None = None) -> str:
         """What ``ctx.read_resource`` hands a tool, made text with ``str`` (bytes as ``b'...'``)."""
@@ -249,6 +252,7 @@ class ResourceTemplate:
     render: Callable[..., str] = field(repr=False, compare=False)
     pattern: Any = field(default=None, repr=False, compare=False)
     title: str | None = None
+    extras: tuple[tuple[str, str], ...] = ()  # (`EXTRAS`)
 
     def match(self, uri: str) -> dict[str, str] | None:
         """The variables of ``uri`` if it matches (values percent-decoded), else None."""
@@ -256,8 +260,8 @@ class ResourceTemplate:
         return None if found is None else {k: unquote(v) for k, v in found.groupdict().items()}
 
     def listing(self) -> dict[str, Any]:
-        return _titled({"description": self.description, "mimeType": self.mime_type, "name": self.name,
-                        "uriTemplate": self.uri_template}, self.title)
+        return listed_with({"description": self.description, "mimeType": self.mime_type, "name": self.name,
+                        "uriTemplate": self.uri_template}, self.title, self.extras)
 
 
 def unsafe_path(value: str) -> bool:
@@ -292,12 +296,28 @@ class Prompt:
     #: the arguments given -> the messages, each (role, text)
     render: Callable[..., list[tuple[str, str]]] = field(repr=False, compare=False)
     title: str | None = None
+    extras: tuple[tuple[str, str], ...] = ()  # (`EXTRAS`)
 
 
-def _titled(listing: dict[str, Any], title: str | None) -> dict[str, Any]:
-    """A listing with its title, if any (its keys in sorted order, as the SDK writes them)."""
-    if title is not None:
-        listing = dict(sorted({**listing, "title": title}.items()))
+#: EXTRAS: what a declaration's listing carries beside its own fields, from ``icons=`` and
+#: ``meta=``: pairs of its key in the listing (``icons``, ``_meta``) and its value as JSON text
+
+
+def _icons_sorted(icons: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [dict(sorted(icon.items())) for icon in icons]
+
+
+def with_meta(contents: dict[str, Any], extras: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """A read's contents with the resource's ``meta``, if it has one (keys in sorted order)."""
+    meta = dict(extras).get("_meta")
+    return contents if meta is None else dict(sorted({**contents, "_meta": json.loads(meta)}.items()))
+
+
+def listed_with(listing: dict[str, Any], title: str | None, extras: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]:
+    """A listing with its title and extras, if any (its keys in sorted order, as the SDK writes them)."""
+    if title is not None or extras:
+        more = {key: _icons_sorted(json.loads(text)) if key == "icons" else json.loads(text) for key, text in extras}
+        listing = dict(sorted({**listing, **({} if title is None else {"title": title}), **more}.items()))
     return listing
 
 
@@ -335,6 +355,8 @@ class ServerDefinition:
     store: dict[str, Any] | None = None
     #: whether it serves ``subscriptions/listen`` (``MCPServer(subscriptions=False)``: not)
     subscriptions: bool = True
+    #: ``MCPServer(icons=...)``, as JSON text (its ``serverInfo`` carries them)
+    icons: str | None = None
     # Derived once from the above (the server looks one up for nearly every request): each name
     # or URI -> the first tool, resource or prompt that has it.
     _named: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -350,8 +372,10 @@ class ServerDefinition:
     def info(self, sort: bool = False) -> dict[str, Any]:
         """The server's ``Implementation`` (``serverInfo``), in the type's field order or ``sort`` ed."""
         given = {"name": self.name, "title": self.title, "version": self.version, "description": self.description,
-                 "websiteUrl": self.website_url}
+                 "websiteUrl": self.website_url, "icons": None if self.icons is None else json.loads(self.icons)}
         out = {key: value for key, value in given.items() if value is not None}
+        if sort and "icons" in out:  # (sorted all through, its icons too)
+            out["icons"] = _icons_sorted(out["icons"])
         return dict(sorted(out.items())) if sort else out
 
     def tool(self, name: str) -> Tool | None:

@@ -13,6 +13,8 @@ from ...jsonio import copier, copy_json
 from . import jsonrpc, wire_2025_11_25, wire_2026_07_28
 from .definition import (
     EVENTS,
+    listed_with,
+    with_meta,
     SENT,
     ArgumentsRejected,
     Log,
@@ -476,6 +478,8 @@ def _prompt_listing(p: Prompt) -> dict[str, Any]:
               "description": p.description, "name": p.name}
     if p.title is not None:
         listed["title"] = p.title  # (last: its keys in sorted order)
+    if p.extras:
+        listed = listed_with(listed, None, p.extras)
     return listed
 
 
@@ -504,7 +508,7 @@ def _read(d: ServerDefinition, uri: str, store: dict[str, Any] | None) -> dict[s
         except ResourceFailed as failed:
             raise ProtocolError(INVALID_PARAMS if failed.not_found else INTERNAL_ERROR, str(failed),
                                 {"uri": uri}) from None
-        return {"mimeType": template.mime_type, "text": text, "uri": uri}
+        return with_meta({"mimeType": template.mime_type, "text": text, "uri": uri}, template.extras)
     raise ProtocolError(INVALID_PARAMS, f"Unknown resource: {uri}", {"uri": uri})
 
 

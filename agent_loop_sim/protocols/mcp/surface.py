@@ -28,8 +28,6 @@ class NotModelled(NamedTuple):
 _CODE = NotModelled("code of the server's own, not a declaration: nothing of it is data")
 _NO_WIRE = NotModelled("the server's own housekeeping: nothing of it reaches the wire")
 _AUTH = NotModelled("authorization (OAuth) is not modelled: a stand-in serves without it")
-_ICONS = NotModelled("icons are not modelled yet")
-_META = NotModelled("a declaration's _meta is not modelled yet")
 _SCHEMA_EXTRA = NotModelled("schema annotations beyond a description and a title are not modelled yet")
 _PYTHON_ONLY = NotModelled("how the Python object behaves: nothing of it reaches a tool's schema or validation")
 
@@ -40,7 +38,7 @@ SURFACE: dict[tuple[str, str], Declared | NotModelled] = {
     ("MCPServer()", "description"): Declared("description"),
     ("MCPServer()", "instructions"): Declared("instructions"),
     ("MCPServer()", "website_url"): Declared("website_url"),
-    ("MCPServer()", "icons"): _ICONS,
+    ("MCPServer()", "icons"): Declared("icons"),
     ("MCPServer()", "version"): Declared("version"),
     ("MCPServer()", "auth_server_provider"): _AUTH,
     ("MCPServer()", "token_verifier"): _AUTH,
@@ -66,8 +64,8 @@ SURFACE: dict[tuple[str, str], Declared | NotModelled] = {
     ("@mcp.tool()", "title"): Declared("title"),
     ("@mcp.tool()", "description"): Declared("description"),
     ("@mcp.tool()", "annotations"): Declared("annotations"),
-    ("@mcp.tool()", "icons"): _ICONS,
-    ("@mcp.tool()", "meta"): _META,
+    ("@mcp.tool()", "icons"): Declared("icons"),
+    ("@mcp.tool()", "meta"): Declared("meta"),
     ("@mcp.tool()", "structured_output"): NotModelled(
         "the SDK's own choice from the return annotation is modelled; forcing it either way is not"),
     ("@mcp.resource()", "uri"): Declared("uri"),
@@ -75,14 +73,14 @@ SURFACE: dict[tuple[str, str], Declared | NotModelled] = {
     ("@mcp.resource()", "title"): Declared("title"),
     ("@mcp.resource()", "description"): Declared("description"),
     ("@mcp.resource()", "mime_type"): Declared("mime_type"),
-    ("@mcp.resource()", "icons"): _ICONS,
+    ("@mcp.resource()", "icons"): Declared("icons"),
     ("@mcp.resource()", "annotations"): NotModelled("a resource's annotations are not modelled yet"),
-    ("@mcp.resource()", "meta"): _META,
+    ("@mcp.resource()", "meta"): Declared("meta"),
     ("@mcp.resource()", "security"): NotModelled("the default template security is modelled; another is not"),
     ("@mcp.prompt()", "name"): Declared("name"),
     ("@mcp.prompt()", "title"): Declared("title"),
     ("@mcp.prompt()", "description"): Declared("description"),
-    ("@mcp.prompt()", "icons"): _ICONS,
+    ("@mcp.prompt()", "icons"): Declared("icons"),
     ("@mcp.completion()", ""): Declared("completions"),
     ("Context", "client_capabilities"): NotModelled("what the client can do, read by the tool's code: a world's "
                                                     "steps do not branch on it"),

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...jsonio import copy_json, keys_first
-from .definition import AskModel, AskUser, ServerDefinition, Tool
+from .definition import AskModel, AskUser, ServerDefinition, Tool, listed_with
 from .eras import Era
 from .jsonrpc import ProtocolError, notification
 from .methods import PARAMS_FIELDS as _COMMON
@@ -34,6 +34,8 @@ def tool_listing(tool: Tool) -> dict[str, Any]:
         listed["outputSchema"] = keys_first(output, _MODELLED)
     if tool.title is not None:
         listed["title"] = tool.title
+    if tool.extras:
+        listed = listed_with(listed, None, tool.extras)
     return listed
 
 

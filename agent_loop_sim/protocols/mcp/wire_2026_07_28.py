@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...jsonio import copy_json, keys_first
-from .definition import AskModel, AskUser, ServerDefinition, Tool
+from .definition import AskModel, AskUser, ServerDefinition, Tool, listed_with
 from .eras import Era
 from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION, ProtocolError
 from .methods import CACHEABLE
@@ -54,6 +54,8 @@ def tool_listing(tool: Tool) -> dict[str, Any]:
         listed["outputSchema"] = output
     if tool.title is not None:
         listed["title"] = tool.title
+    if tool.extras:
+        listed = listed_with(listed, None, tool.extras)
     return listed
 
 

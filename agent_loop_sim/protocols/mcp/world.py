@@ -21,6 +21,11 @@ A world file describes what a user of the SDK's ``MCPServer`` declares (``"kind"
      "completions": [{"prompt": N | "template": URI_TEMPLATE, "argument": NAME, "values": [TEXT, ...]}]?,
      "store": {NAME: VALUE, ...}?, "subscriptions": false?}
 
+A tool, resource or template may give ``"icons": [ICON, ...]`` and ``"meta": {...}`` (``icons=`` and
+``meta=``: its listing's ``icons`` and ``_meta``, a read's contents its ``_meta`` too), a prompt and
+the server ``icons``; an ICON is ``{"src": URL, "mime_type": M?, "sizes": [TEXT, ...]?, "theme":
+"light" | "dark"?}`` (``types.Icon``).
+
 ``store`` is the data the server's process starts with (module-level ``STORE`` in the program):
 every tool, resource and prompt reads it (``{"$store": NAME}``) and tools write it (the steps
 ``set``, ``delete`` and ``append``). It lives as long as the process: over stdio a session's
@@ -80,7 +85,10 @@ answered: only the client's read timeout, or its cancellation, ends it);
 EXPR}`` (the store's entry NAME, one the world declares; what Python raises is the tool crashing);
 ``{"notify": "tools_changed" | "prompts_changed" | "resources_changed" | "resource_updated",
 "uri": EXPR?}`` (``ctx.notify_...``: an event for the listen streams of 2026-07-28 that asked for
-it, said on each before the call's result; the handshake era has none) and ``{"send":
+it, said on each before the call's result; the handshake era has none. The SDK's listen streams
+are tasks of their own: a stream's first event of a call comes before the result, a second one may
+come after it, as the tasks happen to run, so a session that is to be the same every time keeps
+to one event a stream per call) and ``{"send":
 "tool_list_changed" | "prompt_list_changed" | "resource_list_changed" | "resource_updated",
 "uri": EXPR?}`` (``ctx.session.send_...``: the notification on the connection's own channel,
 stdout or the HTTP session's GET stream, in the handshake era; 2026-07-28 drops it); ``uri``
@@ -176,14 +184,20 @@ _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "versi
                  "tools": Field(list, required=False), "resources": Field(list, required=False),
                  "templates": Field(list, required=False), "prompts": Field(list, required=False),
                  "completions": Field(list, required=False), "store": Field(dict, required=False),
-                 "subscriptions": Field(bool, required=False)}
+                 "subscriptions": Field(bool, required=False), "icons": Field(list, required=False)}
 #: the most a store's initial data may hold, written as JSON (it is copied for each server process)
 MAX_STORE_TEXT = 1_000_000
 _COMPLETION_FIELDS = {"prompt": Field(str, required=False), "template": Field(str, required=False),
                       "argument": Field(str), "values": Field(list)}
 #: the most values a completion may hold (the SDK's ``Completion`` refuses more)
 MAX_COMPLETION_VALUES = 100
-_TOOL_FIELDS = {"name": Field(str), "function": Field(str, required=False), "description": Field(str, required=False),
+#: ``types.Icon``: the world's names -> the wire's
+_ICON_KEYS = {"src": "src", "mime_type": "mimeType", "sizes": "sizes", "theme": "theme"}
+_ICON_FIELDS = {"src": Field(str), "mime_type": Field(str, required=False), "sizes": Field(list, required=False),
+                "theme": Field(str, choices=("light", "dark"), required=False)}
+#: what a tool, resource or template may carry into its listing beside its own fields
+_EXTRA_FIELDS = {"icons": Field(list, required=False), "meta": Field(dict, required=False)}
+_TOOL_FIELDS = _EXTRA_FIELDS | {"name": Field(str), "function": Field(str, required=False), "description": Field(str, required=False),
                 "title": Field(str, required=False), "annotations": Field(dict, required=False),
                 "params": Field(list, required=False), "returns": Field((str, dict), required=False),
                 "steps": Field(list, required=False), "cases": Field(list, required=False),
@@ -201,17 +215,17 @@ _PARAM_FIELDS = {"name": Field(str), "type": Field((str, dict)), "default": Fiel
 _ANNOTATIONS = {"title": "title", "read_only_hint": "readOnlyHint", "destructive_hint": "destructiveHint",
                 "idempotent_hint": "idempotentHint", "open_world_hint": "openWorldHint"}
 _ANNOTATION_FIELDS = {key: Field(str if key == "title" else bool, required=False) for key in _ANNOTATIONS}
-_RESOURCE_FIELDS = {"uri": Field(str), "name": Field(str), "title": Field(str, required=False),
+_RESOURCE_FIELDS = _EXTRA_FIELDS | {"uri": Field(str), "name": Field(str), "title": Field(str, required=False),
                     "description": Field(str, required=False),
                     "mime_type": Field(str, required=False), "text": Field(_ANY, required=False),
                     "blob": Field(str, required=False)}
-_TEMPLATE_FIELDS = {"uri_template": Field(str), "name": Field(str), "title": Field(str, required=False),
+_TEMPLATE_FIELDS = _EXTRA_FIELDS | {"uri_template": Field(str), "name": Field(str), "title": Field(str, required=False),
                     "description": Field(str, required=False),
                     "mime_type": Field(str, required=False), "text": Field(_ANY), "cases": Field(list, required=False)}
 #: how a template's case refuses a read: the SDK's ``ResourceNotFoundError`` or ``ResourceError``
 _TEMPLATE_ENDS = ("not_found", "resource_error")
 _TEMPLATE_CASE_FIELDS = {"when": Field(_ANY)} | {end: Field(_ANY, required=False) for end in _TEMPLATE_ENDS}
-_PROMPT_FIELDS = {"name": Field(str), "title": Field(str, required=False), "description": Field(str, required=False),
+_PROMPT_FIELDS = {"icons": Field(list, required=False), "name": Field(str), "title": Field(str, required=False), "description": Field(str, required=False),
                   "arguments": Field(list, required=False), "text": Field(_ANY, required=False),
                   "messages": Field(list, required=False)}
 _MESSAGE_FIELDS = {"role": Field(str, choices=("user", "assistant")), "text": Field(_ANY)}
@@ -411,6 +425,23 @@ def _check_pattern(pattern: str, where: Path) -> None:
                 for branch in arg[1]:
                     walk(branch, repeated)
     walk(parsed, False)
+
+
+def _extras(raw: dict[str, Any], path: Path) -> tuple[tuple[str, str], ...]:
+    """A declaration's ``icons`` and ``meta`` as its listing carries them (``icons``, ``_meta``),
+    each as JSON text (a declaration is hashable)."""
+    out = []
+    if "icons" in raw:
+        icons = []
+        for i, icon in enumerate(_items(raw, "icons", path)):
+            check_object(icon, _ICON_FIELDS, path + ["icons", i], "an icon")
+            if not all(type(size) is str for size in icon.get("sizes", [])):
+                raise _problem("an icon's sizes are texts (\"48x48\", \"any\")", path + ["icons", i, "sizes"])
+            icons.append({_ICON_KEYS[key]: icon[key] for key in _ICON_KEYS if key in icon})
+        out.append(("icons", json.dumps(icons)))
+    if "meta" in raw:
+        out.append(("_meta", json.dumps(raw["meta"])))
+    return tuple(out)
 
 
 def _no_repeats(names: list[str], path: Path, what: str) -> None:
@@ -859,7 +890,7 @@ def _tool(raw: Any, path: Path, types: _Types, stored: frozenset[str]) -> Tool:
         annotations = tuple(sorted((wire, raw["annotations"][key]) for key, wire in _ANNOTATIONS.items()
                                    if key in raw["annotations"]))
     return Tool(raw["name"], raw.get("description", ""), params, returns, _behaviour(raw), function=function,
-                title=raw.get("title"), annotations=annotations)
+                title=raw.get("title"), annotations=annotations, extras=_extras(raw, path))
 
 
 def _resource(raw: Any, path: Path, stored: frozenset[str]) -> Resource:
@@ -876,7 +907,8 @@ def _resource(raw: Any, path: Path, stored: frozenset[str]) -> Resource:
         except (binascii.Error, ValueError):
             raise _problem("the blob is not base64", path + ["blob"]) from None
     return Resource(raw["uri"], raw["name"], raw.get("description", ""), raw.get("mime_type", "text/plain"),
-                    raw.get("text") if made is None else None, raw.get("blob"), raw.get("title"), made)
+                    raw.get("text") if made is None else None, raw.get("blob"), raw.get("title"), made,
+                    extras=_extras(raw, path))
 
 
 def _made(uri: str, text: Expr) -> Callable[[dict[str, Any]], str]:
@@ -934,7 +966,7 @@ def _template(raw: Any, path: Path, stored: frozenset[str]) -> ResourceTemplate:
         except Exception:  # the function's own exception (the SDK keeps its text on the server)
             raise TemplateFailed() from None
     return ResourceTemplate(text, raw["name"], raw.get("description", ""), raw.get("mime_type", "text/plain"), render,
-                            re.compile(pattern, re.DOTALL), raw.get("title"))
+                            re.compile(pattern, re.DOTALL), raw.get("title"), extras=_extras(raw, path))
 
 
 def _prompt(raw: Any, path: Path, stored: frozenset[str]) -> Prompt:
@@ -964,7 +996,8 @@ def _prompt(raw: Any, path: Path, stored: frozenset[str]) -> Prompt:
         names = {name: given.get(name) for name in declared}
         names["$store"] = given.get("$store")  # (the server's store, when it keeps one)
         return [(role, str(text(names))) for role, text in messages]
-    return Prompt(raw["name"], raw.get("description", ""), tuple(arguments), render, raw.get("title"))
+    return Prompt(raw["name"], raw.get("description", ""), tuple(arguments), render, raw.get("title"),
+                  extras=_extras(raw, path))
 
 
 def _completion(raw: Any, path: Path) -> Completion:
@@ -1016,4 +1049,5 @@ def read_world(raw: Any, source: str) -> ServerDefinition:
     return ServerDefinition(raw["name"], raw["version"], tools, resources, prompts,
                             instructions=raw.get("instructions"), templates=templates, title=raw.get("title"),
                             description=raw.get("description"), website_url=raw.get("website_url"),
-                            completions=completions, store=store, subscriptions=raw.get("subscriptions", True))
+                            completions=completions, store=store, subscriptions=raw.get("subscriptions", True),
+                            icons=dict(_extras(raw, [])).get("icons"))
