@@ -36,3 +36,18 @@ def test_a_key_no_world_uses_fails_the_page(monkeypatch):
     monkeypatch.setitem(surface.SURFACE, ("Field()", "strict"), surface.Declared("strict"))
     _, problems = _render()
     assert problems == ["Field() strict: the world key 'strict' is in no world a recording plays"]
+
+
+def test_the_expression_measurement_is_drawn_and_a_malformed_one_is_named(tmp_path):
+    """The World files page's table of expression languages comes from the committed measurement;
+    a file of another shape is a problem naming it (the build fails), none is no table."""
+    from agent_loop_sim.project import Project
+    from agent_loop_sim.site.pages.worlds import EXPRESSIONS_FILE, _expressions
+
+    lines, problems = _expressions(Project(ROOT))
+    assert problems == [] and any("simpleeval" in line for line in lines)
+    assert _expressions(Project(tmp_path)) == ([], [])
+    (tmp_path / EXPRESSIONS_FILE).parent.mkdir(parents=True)
+    (tmp_path / EXPRESSIONS_FILE).write_text('{"cases": [], "candidates": {"x": {"exact": 5}}}')
+    lines, problems = _expressions(Project(tmp_path))
+    assert lines == [] and len(problems) == 1 and str(EXPRESSIONS_FILE) in problems[0]
