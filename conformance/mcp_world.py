@@ -28,7 +28,7 @@ STATELESS_REVISION = "2026-07-28"
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
                       "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field", "TypeAdapter",
                       "ResourceError", "ResourceNotFoundError", "STORE", "Any",
-                      "TypedDict", "NotRequired"})
+                      "TypedDict", "NotRequired", "TextResource"})
 #: ``Field``'s arguments a parameter may give (its constraints, description and title)
 _FIELD_OPTIONS = ("alias", "description", "title", "multiple_of", "le", "lt", "ge", "gt", "min_length", "max_length", "pattern")
 
@@ -63,6 +63,7 @@ from typing_extensions import NotRequired, TypedDict
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.server.mcpserver.resources import TextResource
 from mcp.server.mcpserver.prompts.base import AssistantMessage as _AssistantMessage, UserMessage as _UserMessage
 
 # Sampling is deprecated in 2026-07-28 (SEP-2577); the warning would only clutter stderr.
@@ -251,6 +252,12 @@ class _Writer:
             elif "notify" in step:
                 uri = self.expr(step["uri"]) if step["notify"] == "resource_updated" else ""
                 out.append(f"{indent}await ctx.notify_{_name(step['notify'])}({uri})")
+            elif "add_resource" in step:
+                options = [f"uri={self.expr(step['add_resource'])}"] + [
+                    f"{key}={self.expr(step[key])}" for key in ("name", "text", "description") if key in step]
+                if "mime_type" in step:
+                    options.append(f"mime_type={step['mime_type']!r}")
+                out.append(f"{indent}mcp.add_resource(TextResource({', '.join(options)}))")
             elif "send" in step:
                 uri = self.expr(step["uri"]) if step["send"] == "resource_updated" else ""
                 out.append(f"{indent}await ctx.session.send_{_name(step['send'])}({uri})")

@@ -25,7 +25,7 @@ WORLD_PROBLEMS = {
     'a parameter named ctx': "a parameter name must be a Python identifier (ASCII letters, digits and _, not starting with _, not a keyword, not 'ctx'), not 'ctx'",
     'a reserved function name': '\'types\' is a name the SDK program uses itself: give another "function"',
     '10,000 tools': '10,000 tools, over the limit of 1,000',
-    'an unknown step': 'a step is one of progress, for, if, ask_user, ask_model, read, log, wait, set, delete, append, notify, send',
+    'an unknown step': 'a step is one of progress, for, if, ask_user, ask_model, read, log, wait, set, delete, append, notify, send, add_resource',
     'a store too large': 'the store is 1,000,012 characters as JSON, over the limit of 1,000,000',
     'a write to an undeclared store entry': "'b' is not in the world's store (it holds: a: the store's entries are declared with their first value)",
     'a read of the store without one': "'a' is not in the world's store (it holds: nothing)",

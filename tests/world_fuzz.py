@@ -204,6 +204,9 @@ def _state_steps(rng: random.Random, names: list[str]) -> list[dict[str, Any]]:
         elif roll < 0.7:
             steps.append({"if": {"$gt": [{"$store": "count"}, 0]}, "then": [{"set": "count", "to": 0}],
                           "else": [{"append": "items", "value": {"$store": "count"}}]})
+        elif roll < 0.75:
+            steps.append({"add_resource": {"$add": ["res://added/", {"$str": {"$store": "count"}}]},
+                          "text": {"$str": _ref(names, rng)}, **({"name": "added"} if rng.random() < 0.5 else {})})
         elif roll < 0.85:
             event = rng.choice(["tools_changed", "prompts_changed", "resources_changed", "resource_updated"])
             steps.append({"notify": event, **({"uri": "res://state"} if event == "resource_updated" else {})})
@@ -315,7 +318,7 @@ def histogram(worlds: list[dict[str, Any]]) -> Counter:
     def walk_steps(steps: list[dict]) -> None:
         for step in steps:
             name = next(k for k in ("progress", "for", "if", "ask_user", "ask_model", "read", "log", "wait", "set",
-                                    "delete", "append", "notify", "send") if k in step)
+                                    "delete", "append", "notify", "send", "add_resource") if k in step)
             drawn[f"step {name}"] += 1
             if name == "for":
                 walk_steps(step["do"])

@@ -21,6 +21,7 @@ from .listener import listen, run
 from ..errors import printable
 from ..mcp_http_log import ENDPOINT
 from ..protocols.mcp import FIXTURE_SERVER, ServerConnection, ServerDefinition
+from ..protocols.mcp.server import Process
 from ..protocols.mcp.http_transport import Reply, Stream, StreamableHttpApp
 
 #: A body over this many bytes is refused (413) before it is read whole.
@@ -36,8 +37,8 @@ class McpHttpApp:
     """The ASGI app: one model of the SDK's app for the whole process (its sessions, its streams)."""
 
     def __init__(self, definition: ServerDefinition = FIXTURE_SERVER) -> None:
-        store = definition.fresh_store()  # (the process's: every connection reads and writes it)
-        self.model = StreamableHttpApp(lambda: ServerConnection(definition, store=store))
+        process = Process(definition.fresh_store())  # (every connection reads and writes it)
+        self.model = StreamableHttpApp(lambda: ServerConnection(definition, process=process))
         self.queues: dict[Stream, asyncio.Queue[Any]] = {}
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -97,7 +97,14 @@ SENT = {"tool_list_changed": "notifications/tools/list_changed",
         "resource_list_changed": "notifications/resources/list_changed",
         "resource_updated": "notifications/resources/updated"}
 
-Effect = Progress | AskUser | AskModel | ReadResource | Log | Wait | Notify | Send
+class AddResource(NamedTuple):
+    """``mcp.add_resource(TextResource(...))``: a resource the process lists and serves from then on
+    (unless one of its URI is there already: the SDK keeps the first)."""
+
+    resource: "Resource"
+
+
+Effect = Progress | AskUser | AskModel | ReadResource | Log | Wait | Notify | Send | AddResource
 Behaviour = Callable[..., Generator[Effect, Any, Any]]
 
 
@@ -214,7 +221,7 @@ class Tool:
 class Resource:
     uri: str
     name: str
-    description: str
+    description: str | None  #: (None: a resource a tool added without one)
     mime_type: str
     text: str | None = None
     blob: str | None = None  #: base64, as the wire carries it
@@ -225,8 +232,10 @@ class Resource:
     extras: tuple[tuple[str, str], ...] = ()  # (`EXTRAS`)
 
     def listing(self) -> dict[str, Any]:
-        return listed_with({"description": self.description, "mimeType": self.mime_type, "name": self.name,
-                        "uri": self.uri}, self.title, self.extras)
+        listed = {"description": self.description, "mimeType": self.mime_type, "name": self.name, "uri": self.uri}
+        if self.description is None:  # (one a tool added without a description)
+            del listed["description"]
+        return listed_with(listed, self.title, self.extras)
 
     def contents(self, store: dict[str, Any] | None = None) -> dict[str, Any]:
         if self.blob is not None:

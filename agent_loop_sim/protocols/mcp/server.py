@@ -13,6 +13,7 @@ from ...jsonio import copier, copy_json
 from . import jsonrpc, wire_2025_11_25, wire_2026_07_28
 from .definition import (
     EVENTS,
+    AddResource,
     listed_with,
     with_meta,
     SENT,
@@ -25,6 +26,7 @@ from .definition import (
     ReadResource,
     ResourceFailed,
     ResourceMissing,
+    Resource,
     ResourceTemplate,
     Send,
     ServerDefinition,
@@ -109,9 +111,9 @@ class ServerConnection:
     _waiting: list[_SuspendedCall] = field(default_factory=list)  # calls waiting forever (a ``wait`` step)
     # the wire changes of the SDK release spoken (`releases`): the pinned release's by default
     rules: frozenset[str] = field(default_factory=MCP_RELEASES.rules)
-    #: the server process's store (`ServerDefinition.store`): its own copy unless given one to
-    #: share (the connections of one process over HTTP share it)
-    store: dict[str, Any] | None = None
+    #: what the server's process keeps (`Process`): its own unless given one to share (the
+    #: connections of one process over HTTP share it)
+    process: Process | None = None
     #: the optional methods it serves (`ServerDefinition.optional_methods`, as the release reads them)
     _served: frozenset[str] = field(init=False, default=frozenset())
     #: ``subscriptions=False`` taken for a bus (before 2.3.0): listen is served and fails, as does
@@ -119,12 +121,16 @@ class ServerConnection:
     _false_bus: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
-        if self.store is None:
-            self.store = self.definition.fresh_store()
+        if self.process is None:
+            self.process = Process(self.definition.fresh_store())
         self._served = self.definition.optional_methods
         if not self.definition.subscriptions and SUBSCRIPTIONS_OPTION not in self.rules:
             self._false_bus = True
             self._served |= {"subscriptions/listen"}
+
+    @property
+    def store(self) -> dict[str, Any] | None:
+        return self.process.store  # type: ignore[union-attr]
 
     @property
     def never_answering(self) -> int:
@@ -215,11 +221,12 @@ class ServerConnection:
             elif method == "server/discover":
                 body = wire_2026_07_28.discover_result(d, listens=d.subscriptions or self._false_bus)
             elif method == "resources/list":
-                body = {"resources": [r.listing() for r in d.resources]}
+                body = {"resources": [r.listing() for r in d.resources]
+                        + [r.listing() for r in self.process.added.values()]}  # type: ignore[union-attr]
             elif method == "resources/templates/list":
                 body = {"resourceTemplates": [t.listing() for t in d.templates]}
             elif method == "resources/read":
-                body = {"contents": [_read(d, params["uri"], self.store)]}
+                body = {"contents": [_read(d, params["uri"], self.process)]}
             elif method == "prompts/list":
                 body = {"prompts": [_prompt_listing(p) for p in d.prompts]}
             elif method == "prompts/get":
@@ -366,9 +373,11 @@ class ServerConnection:
                 out += self._published(effect)
             elif isinstance(effect, Send):
                 out += wire.sent(SENT[effect.notification], effect.uri)
+            elif isinstance(effect, AddResource):
+                self.process.add(self.definition, effect.resource)  # type: ignore[union-attr]
             elif isinstance(effect, ReadResource):
                 try:
-                    send = _read_text(self.definition, effect.uri, self.store)
+                    send = _read_text(self.definition, effect.uri, self.process)
                 except (ResourceMissing, ResourceFailed) as unread:
                     throw = unread
             else:
@@ -473,6 +482,23 @@ class ServerConnection:
 
 # --- helpers ------------------------------------------------------------------------------------
 
+@dataclass(slots=True)
+class Process:
+    """What a server's process keeps across its connections and calls: its store
+    (`ServerDefinition.store`), and the resources its tools added (``mcp.add_resource``), by URI."""
+
+    store: dict[str, Any] | None
+    added: dict[str, Resource] = field(default_factory=dict)
+
+    def resource(self, d: ServerDefinition, uri: str) -> Resource | None:
+        return d.resource(uri) or self.added.get(uri)
+
+    def add(self, d: ServerDefinition, resource: Resource) -> None:
+        """The SDK keeps the first resource of a URI: a later one is dropped."""
+        if self.resource(d, resource.uri) is None:
+            self.added[resource.uri] = resource
+
+
 def _prompt_listing(p: Prompt) -> dict[str, Any]:
     listed = {"arguments": [_argument_listing(a) for a in p.arguments],
               "description": p.description, "name": p.name}
@@ -489,9 +515,9 @@ def _argument_listing(a: PromptArgument) -> dict[str, Any]:
     return {"description": a.description, "name": a.name, "required": a.required}  # (in sorted order)
 
 
-def _read(d: ServerDefinition, uri: str, store: dict[str, Any] | None) -> dict[str, Any]:
+def _read(d: ServerDefinition, uri: str, process: Process) -> dict[str, Any]:
     """``resources/read``'s content: a resource of that URI, else the first template it matches."""
-    resource = d.resource(uri)
+    resource, store = process.resource(d, uri), process.store
     if resource is not None:
         try:
             return resource.contents(store)
@@ -512,9 +538,9 @@ def _read(d: ServerDefinition, uri: str, store: dict[str, Any] | None) -> dict[s
     raise ProtocolError(INVALID_PARAMS, f"Unknown resource: {uri}", {"uri": uri})
 
 
-def _read_text(d: ServerDefinition, uri: str, store: dict[str, Any] | None) -> str:
+def _read_text(d: ServerDefinition, uri: str, process: Process) -> str:
     """What ``ctx.read_resource`` hands a tool, as text (`ResourceMissing` if nothing serves ``uri``)."""
-    resource = d.resource(uri)
+    resource, store = process.resource(d, uri), process.store
     if resource is not None:
         return resource.read(store)
     for template in d.templates:

@@ -99,7 +99,7 @@ def run_session(session: Session, definition: ServerDefinition, rules: frozenset
 
         if spec["mode"] == "raw":
             # (one server process: its connections share its store)
-            return play_raw_http(spec["requests"], lambda: ServerConnection(definition, rules=rules, store=server.store),
+            return play_raw_http(spec["requests"], lambda: ServerConnection(definition, rules=rules, process=server.process),
                                  observe)
         return play_client_http(client_for(spec, rules), server, observe)
     if spec["mode"] == "raw":

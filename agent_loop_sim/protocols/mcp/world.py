@@ -92,7 +92,10 @@ to one event a stream per call) and ``{"send":
 "tool_list_changed" | "prompt_list_changed" | "resource_list_changed" | "resource_updated",
 "uri": EXPR?}`` (``ctx.session.send_...``: the notification on the connection's own channel,
 stdout or the HTTP session's GET stream, in the handshake era; 2026-07-28 drops it); ``uri``
-with ``resource_updated`` only.
+with ``resource_updated`` only; ``{"add_resource": EXPR, "name": EXPR?, "text": EXPR,
+"description": EXPR?, "mime_type": M?}`` (``mcp.add_resource(TextResource(uri=..., ...))``: the
+process lists and serves it from then on, after the declared ones; one of a URI it has already is
+dropped, an empty name is the URI, and a value of another type than text is the tool crashing).
 
 A call ends with the first of its ``cases`` whose ``when`` holds (Python's truth), else with
 the tool's own end: ``result`` returns the value, ``tool_error`` raises the SDK's ``ToolError``
@@ -141,6 +144,7 @@ from .definition import (
     AskModel,
     EVENTS,
     SENT,
+    AddResource,
     AskUser,
     Completion,
     Effect,
@@ -174,7 +178,7 @@ MAX_STEPS = 10_000
 RESERVED = frozenset({"mcp", "types", "base64", "warnings", "Literal", "BaseModel", "MCPServer", "Context",
                       "ToolError", "STATELESS_REVISION", "anyio", "Annotated", "Field", "TypeAdapter",
                       "ResourceError", "ResourceNotFoundError", "STORE", "Any",
-                      "TypedDict", "NotRequired"})
+                      "TypedDict", "NotRequired", "TextResource"})
 
 _CONSTRAINT_KEYS = frozenset(key for keys in CONSTRAINTS.values() for key in keys)
 _WORLD_FIELDS = {"kind": Field(str, choices=(KIND,)), "name": Field(str), "version": Field(str),
@@ -249,11 +253,14 @@ _STEP_FIELDS = {
     "append": {"append": Field(str), "value": Field(_ANY)},
     "notify": {"notify": Field(str, choices=tuple(EVENTS)), "uri": Field(_ANY, required=False)},
     "send": {"send": Field(str, choices=tuple(SENT)), "uri": Field(_ANY, required=False)},
+    "add_resource": {"add_resource": Field(_ANY), "name": Field(_ANY, required=False), "text": Field(_ANY),
+                     "description": Field(_ANY, required=False), "mime_type": Field(str, required=False)},
 }
 #: each step's members that are expressions (the others are names, numbers and schemas)
 _STEP_EXPRESSIONS = {"progress": ("progress", "total", "message"), "ask_user": ("message",), "ask_model": ("text",),
                      "read": ("read",), "log": ("message",), "wait": (), "set": ("key", "to"),
-                     "delete": ("key",), "append": ("value",), "notify": ("uri",), "send": ("uri",)}
+                     "delete": ("key",), "append": ("value",), "notify": ("uri",), "send": ("uri",),
+                     "add_resource": ("add_resource", "name", "text", "description")}
 #: the steps that write the store, each naming the store's entry it writes
 _WRITES = ("set", "delete", "append")
 #: how ``names`` (the names an expression may read) holds the store's entries: ``$store:NAME``
@@ -756,6 +763,8 @@ def _compile_step(step: dict[str, Any]) -> Steps:
         return log
     if any(kind in step for kind in _WRITES):
         return _compile_write(step)
+    if "add_resource" in step:
+        return _compile_add(step)
     if "notify" in step or "send" in step:
         kind = "notify" if "notify" in step else "send"
         what, effect, uri = step[kind], (Notify if kind == "notify" else Send), _optional(step, "uri")
@@ -803,6 +812,23 @@ def _compile_write(step: dict[str, Any]) -> Steps:
         add(value(names))
         yield from ()
     return append
+
+
+def _compile_add(step: dict[str, Any]) -> Steps:
+    """``mcp.add_resource(TextResource(uri=..., name=..., text=..., description=...))``: its
+    arguments made in that order, then the model's validation (a failure is the tool crashing)."""
+    uri, text = compile_expr(step["add_resource"]), compile_expr(step["text"])
+    name, description = _optional(step, "name"), _optional(step, "description")
+    mime_type = step.get("mime_type", "text/plain")
+
+    def add(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+        address, given, body, said = uri(names), name(names), text(names), description(names)
+        named = given if given else address  # (the model names it by its URI when the name is empty)
+        if not (type(address) is str and type(named) is str and type(body) is str
+                and (said is None or type(said) is str)):
+            raise ToolCrash("ValidationError")
+        yield AddResource(Resource(address, named, said, mime_type, body))
+    return add
 
 
 def _ending(raw: dict[str, Any]) -> Callable[[dict[str, Any]], Any]:
