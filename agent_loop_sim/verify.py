@@ -26,6 +26,7 @@ from .live import record_live
 from .project import Project
 from .protocols.mcp.annotations import Kind, Param, constraint_problem
 from .protocols.mcp.definition import ServerDefinition, Tool
+from .protocols.mcp.world import elicited_model
 from .recording import Recording
 from .scenarios import ScenarioFile, load, read_world_file
 
@@ -145,6 +146,12 @@ def _answers(tool_steps: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]
         if "for" in step:  # (a loop may ask again at each turn: enough answers for ten)
             for kind, items in _answers(step["do"]).items():
                 answers.setdefault(kind, []).extend(items * 10)
+        elif "if" in step:  # (either branch may run)
+            for kind, items in _answers(step["then"] + step.get("else", [])).items():
+                answers.setdefault(kind, []).extend(items)
+        elif "elicit" in step:  # a value for each field of the model, each as it accepts
+            content = {f.key: sample_of(f) for f in elicited_model(step["schema"]).fields}
+            answers.setdefault("elicitation", []).append({"action": "accept", "content": content})
         elif "ask_user" in step:
             properties = step["schema"].get("properties", {})
             content = {name: sample(Kind(spec.get("type", "string")) if spec.get("type") in _SAMPLE else Kind("string"))
@@ -220,7 +227,7 @@ def _story(world: dict[str, Any], definition: ServerDefinition) -> list[dict[str
     """Each tool that asks nothing and ends called twice, then each resource read."""
     calls = [{"op": "call", "tool": tool.name, "arguments": valid_arguments(tool)}
              for raw, tool in zip(world.get("tools", []), definition.tools)
-             if not re.search(r'"(ask_user|ask_model|wait)"', json.dumps(raw.get("steps", [])))]
+             if not re.search(r'"(ask_user|ask_model|elicit|wait)"', json.dumps(raw.get("steps", [])))]
     return calls + calls + [{"op": "read", "uri": r.uri} for r in definition.resources]
 
 

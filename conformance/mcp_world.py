@@ -211,6 +211,10 @@ class _Writer:
                 out.append(f"{indent}for _v[{var!r}] in range({self.expr(step['from'])}, "
                            f"{self.expr(step['to'])} + 1):")
                 out += self.steps(step["do"], indent + "    ") or [f"{indent}    pass"]
+            elif "elicit" in step:  # ``ctx.elicit`` with a model: its outcome as JSON (action, data)
+                key, model = _name(step["elicit"]), self.annotation(step["schema"])
+                out.append(f"{indent}_v[{key!r}] = (await ctx.elicit({self.expr(step['message'])}, schema={model}))"
+                           f".model_dump(mode='json')")
             elif "if" in step:
                 out.append(f"{indent}if {self.expr(step['if'])}:")
                 out += self.steps(step["then"], indent + "    ") or [f"{indent}    pass"]

@@ -124,6 +124,9 @@ BAD_WORLDS = {
     "a TypedDict field with a default": ({"tools": [{"name": "t", "returns": {"typed_dict": "P", "fields": [
         {"name": "x", "type": "integer", "default": 1}]}}]}, "$.tools[0].returns.fields[0].default",
         "a TypedDict's field has no default"),
+    "an elicitation asking for a list": ({"tools": [{"name": "t", "steps": [{"elicit": "a", "message": "m", "schema": {
+        "object": "F", "fields": [{"name": "x", "type": {"list": "string"}}]}}]}]},
+        "$.tools[0].steps[0].schema.fields[0].type", "an elicitation's field is a text"),
     "an event the SDK does not publish": ({"tools": [{"name": "t", "steps": [{"notify": "roots_changed"}]}]},
                                           "$.tools[0].steps[0].notify", "roots_changed"),
 }

@@ -292,6 +292,13 @@ def random_world(rng: random.Random, index: int) -> dict[str, Any]:
     # A store, the steps that write it and a resource that reads it, from generators of their own
     # (seeded by what the seed drew: the rest of the world is what the seed always drew).
     drawn = json.dumps(tools)
+    for t, tool in enumerate(tools):  # a form asked with ctx.elicit, now and then
+        asks = random.Random(f"{index}-{t}-elicit-{drawn}")
+        if asks.random() < 0.15:
+            fields = [{"name": f"f{i}", "type": asks.choice(SCALARS + [{"enum": ["x", "y"]}, {"optional": "string"}])}
+                      for i in range(asks.randint(1, 3))]
+            tool["steps"] = [{"elicit": "form", "message": "Fill this in", "schema": {
+                "object": f"Form{index}x{t}", "fields": fields}}] + tool.get("steps", [])
     if random.Random(f"{index}-store-{drawn}").random() < 0.5:
         for t, tool in enumerate(tools):
             names = [p["name"] for p in tool["params"]]
@@ -317,8 +324,8 @@ def histogram(worlds: list[dict[str, Any]]) -> Counter:
 
     def walk_steps(steps: list[dict]) -> None:
         for step in steps:
-            name = next(k for k in ("progress", "for", "if", "ask_user", "ask_model", "read", "log", "wait", "set",
-                                    "delete", "append", "notify", "send", "add_resource") if k in step)
+            name = next(k for k in ("progress", "for", "if", "ask_user", "elicit", "ask_model", "read", "log", "wait",
+                                    "set", "delete", "append", "notify", "send", "add_resource") if k in step)
             drawn[f"step {name}"] += 1
             if name == "for":
                 walk_steps(step["do"])

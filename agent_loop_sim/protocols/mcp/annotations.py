@@ -168,6 +168,23 @@ def top_schema(title: str, params: tuple[Param, ...], description: str | None = 
     return {"$defs": dict(sorted(defs.items())), **body} if defs else body
 
 
+def elicitation_schema(kind: Kind) -> dict[str, Any]:
+    """The schema ``ctx.elicit`` asks with for a model of plain fields: the model's own, each
+    ``T | None`` written as T, and a None default left out (the SDK's elicitation renderer)."""
+    schema = model_schema(kind.model, kind.fields, {}, kind.description)
+    for name, prop in schema["properties"].items():
+        if "anyOf" in prop:
+            prop.update(prop.pop("anyOf")[0])
+        if "default" in prop and prop["default"] is None:
+            del prop["default"]
+        schema["properties"][name] = dict(sorted(prop.items()))
+    return schema
+
+
+#: the field kinds an elicitation's model may have (the protocol's primitive schemas)
+ELICITABLE = frozenset(SCALARS + ("enum",))
+
+
 # --- lax validation ----------------------------------------------------------------------------
 
 class Rejected(Exception):

@@ -40,6 +40,9 @@ class AskUser(NamedTuple):
     key: str
     message: str
     requested_schema: dict[str, Any]
+    #: ``ctx.elicit(message, schema=Model)``: the model (a `Kind`) the answer is validated by;
+    #: None: ``ctx.session.elicit_form`` with the schema as given
+    model: Any = None
 
 
 class AskModel(NamedTuple):

@@ -14,6 +14,7 @@ from . import jsonrpc, wire_2025_11_25, wire_2026_07_28
 from .definition import (
     EVENTS,
     AddResource,
+    AskUser,
     listed_with,
     with_meta,
     SENT,
@@ -415,6 +416,10 @@ class ServerConnection:
                 return out
             if isinstance(question, Wait):
                 self._waiting.append(call)
+                return out
+            if isinstance(question, AskUser) and question.model is not None:  # ``ctx.elicit``: a request it cannot send
+                call.run.close()
+                out.append(jsonrpc.error(call.request_id, wire_2026_07_28.no_back_channel("elicitation/create")))
                 return out
             if not responses:
                 body = wire_2026_07_28.input_required({question.key: wire_2026_07_28.input_request(question)})

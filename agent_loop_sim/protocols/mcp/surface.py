@@ -91,7 +91,7 @@ SURFACE: dict[tuple[str, str], Declared | NotModelled] = {
     ("Context", "warning"): Declared("log"),
     ("Context", "error"): Declared("log"),
     ("Context", "log"): Declared("log"),
-    ("Context", "elicit"): Declared("ask_user"),
+    ("Context", "elicit"): Declared("elicit"),
     ("Context", "elicit_url"): NotModelled("URL elicitation is not modelled yet"),
     ("Context", "headers"): NotModelled("the request's HTTP headers, read by the tool's code: not modelled"),
     ("Context", "input_responses"): Declared("ask_user"),

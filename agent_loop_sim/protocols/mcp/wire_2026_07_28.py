@@ -14,7 +14,7 @@ from typing import Any
 from ...jsonio import copy_json, keys_first
 from .definition import AskModel, AskUser, ServerDefinition, Tool, listed_with
 from .eras import Era
-from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION, ProtocolError
+from .jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION, ProtocolError
 from .methods import CACHEABLE
 from .methods import PARAMS_FIELDS as _COMMON
 from .versions import (
@@ -162,3 +162,10 @@ def sent(method: str, uri: str | None) -> list[dict[str, Any]]:
     """``ctx.session.send_...``: 2026-07-28 has no channel of the connection's own for change
     notifications (they ride listen streams, `Notify`): the SDK drops it."""
     return []
+
+
+def no_back_channel(method: str) -> ProtocolError:
+    """A request a tool sends the client itself (``ctx.elicit``): 2026-07-28 has no channel for a
+    server's requests, and the call ends with this error (its questions go in ``inputRequests``)."""
+    return ProtocolError(INVALID_REQUEST, f"Cannot send {method!r}: this transport context has no back-channel for "
+                                          f"server-initiated requests.")

@@ -74,6 +74,10 @@ writes them: ``{"type": "text", "text": T}``, ``{"type": "image" | "audio", "dat
 A STEP is one ``Context`` call: ``{"progress": EXPR, "total": EXPR?, "message": EXPR?}``,
 ``{"for": IDENT, "from": EXPR, "to": EXPR, "do": [STEP, ...]}`` (both ends included),
 ``{"ask_user": KEY, "message": EXPR, "schema": {...}}`` (elicitation; the answer is named KEY),
+``{"elicit": KEY, "message": EXPR, "schema": {"object": NAME, "fields": [...]}}`` (``ctx.elicit``
+with a model of plain fields: asked with the model's schema in the handshake era, the outcome
+named KEY as its JSON, ``{"action", "data"?}``, an accepted answer the model refuses, or none, the
+tool crashing; 2026-07-28 has no channel for the request, and the call ends with the SDK's -32600),
 ``{"ask_model": KEY, "text": EXPR, "max_tokens": N}`` (sampling) and
 ``{"read": EXPR, "as": KEY}`` (a resource of the server's own, as text) and
 ``{"log": LEVEL, "message": EXPR}`` (``ctx.log``: sent in the handshake era, and in 2026-07-28
@@ -138,7 +142,7 @@ from typing import Any, Callable, Generator
 from ...errors import InputError
 from ...jsonio import json_path
 from ...schema import Field, check_object, describe
-from .annotations import CONSTRAINTS, MISSING, SCALARS, Kind, Param
+from .annotations import CONSTRAINTS, ELICITABLE, MISSING, SCALARS, Kind, Param, elicitation_schema, validate
 from .methods import LOG_LEVELS_IN_ORDER as LOG_LEVELS
 from .definition import (
     AskModel,
@@ -244,6 +248,7 @@ _STEP_FIELDS = {
     "for": {"for": Field(str), "from": Field(_ANY), "to": Field(_ANY), "do": Field(list)},
     "if": {"if": Field(_ANY), "then": Field(list), "else": Field(list, required=False)},
     "ask_user": {"ask_user": Field(str), "message": Field(_ANY), "schema": Field(dict)},
+    "elicit": {"elicit": Field(str), "message": Field(_ANY), "schema": Field(dict)},
     "ask_model": {"ask_model": Field(str), "text": Field(_ANY), "max_tokens": Field(int)},
     "read": {"read": Field(_ANY), "as": Field(str)},
     "log": {"log": Field(str, choices=LOG_LEVELS), "message": Field(_ANY)},
@@ -257,7 +262,7 @@ _STEP_FIELDS = {
                      "description": Field(_ANY, required=False), "mime_type": Field(str, required=False)},
 }
 #: each step's members that are expressions (the others are names, numbers and schemas)
-_STEP_EXPRESSIONS = {"progress": ("progress", "total", "message"), "ask_user": ("message",), "ask_model": ("text",),
+_STEP_EXPRESSIONS = {"progress": ("progress", "total", "message"), "ask_user": ("message",), "elicit": ("message",), "ask_model": ("text",),
                      "read": ("read",), "log": ("message",), "wait": (), "set": ("key", "to"),
                      "delete": ("key",), "append": ("value",), "notify": ("uri",), "send": ("uri",),
                      "add_resource": ("add_resource", "name", "text", "description")}
@@ -644,7 +649,7 @@ def compile_expr(raw: Any) -> Expr:
 
 # --- steps ------------------------------------------------------------------------------------------
 
-def _check_steps(raw: list[Any], names: set[str], path: Path) -> set[str]:
+def _check_steps(raw: list[Any], names: set[str], path: Path, types: _Types | None = None) -> set[str]:
     """Check steps in order; the names known after them (answers are named as they are asked)."""
     for i, step in enumerate(raw):
         where = path + [i]
@@ -659,12 +664,12 @@ def _check_steps(raw: list[Any], names: set[str], path: Path) -> set[str]:
             var = _identifier(step["for"], where + ["for"], "a loop variable")
             _check_expr(step["from"], names, where + ["from"])
             _check_expr(step["to"], names, where + ["to"])
-            _check_steps(step["do"], names | {var}, where + ["do"])  # (what the loop names stays inside)
+            _check_steps(step["do"], names | {var}, where + ["do"], types)  # (what the loop names stays inside)
             continue
         if kind == "if":  # (what a branch names stays inside it)
             _check_expr(step["if"], names, where + ["if"])
             for branch in ("then", "else"):
-                _check_steps(step.get(branch, []), names, where + [branch])
+                _check_steps(step.get(branch, []), names, where + [branch], types)
             continue
         for key in _STEP_EXPRESSIONS[kind]:
             if key in step:
@@ -675,7 +680,9 @@ def _check_steps(raw: list[Any], names: set[str], path: Path) -> set[str]:
                            f"the store's entries are declared with their first value)", where + [kind])
         if kind in ("notify", "send") and ("uri" in step) != (step[kind] == "resource_updated"):
             raise _problem(f"a uri is given with resource_updated, and only with it", where)
-        if kind in ("ask_user", "ask_model"):
+        if kind == "elicit":
+            _elicited_model(step["schema"], where + ["schema"], types or _Types())
+        if kind in ("ask_user", "ask_model", "elicit"):
             names = names | {_identifier(step[kind], where + [kind], "an answer's name")}
         elif kind == "read":
             names = names | {_identifier(step["as"], where + ["as"], "a read's name")}
@@ -739,6 +746,13 @@ def _compile_step(step: dict[str, Any]) -> Steps:
         def branch(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
             yield from (then if holds(names) else other)(names, budget)
         return branch
+    if "elicit" in step:
+        key, message, model = step["elicit"], compile_expr(step["message"]), _elicited_model(step["schema"], [], _Types())
+        asked = elicitation_schema(model)
+
+        def elicit(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
+            names[key] = _outcome(model, (yield AskUser(key, message(names), asked, model)))
+        return elicit
     if "ask_user" in step:
         key, message, schema = step["ask_user"], compile_expr(step["message"]), step["schema"]
 
@@ -812,6 +826,40 @@ def _compile_write(step: dict[str, Any]) -> Steps:
         add(value(names))
         yield from ()
     return append
+
+
+def _elicited_model(raw: Any, path: Path, types: _Types) -> Kind:
+    """An elicitation's model: an object type whose fields are plain (text, number, integer,
+    boolean, an enumeration, or one of those or None)."""
+    kind = types.read(raw, path)
+    if kind.name != "model" or kind.typed:
+        raise _problem("an elicitation's schema is a model ({\"object\": NAME, \"fields\": [...]})", path)
+    for i, f in enumerate(kind.fields):
+        plain = f.kind.of if f.kind.name == "optional" else f.kind
+        if plain.name not in ELICITABLE:  # type: ignore[union-attr]
+            raise _problem("an elicitation's field is a text, number, integer, boolean or enumeration (or one of "
+                           "those or None): the SDK refuses any other", path + ["fields", i, "type"])
+    return kind
+
+
+def elicited_model(raw: Any) -> Kind:
+    """The model of an elicitation step's checked ``schema``."""
+    return _elicited_model(raw, [], _Types())
+
+
+def _outcome(model: Kind, answer: dict[str, Any]) -> dict[str, Any]:
+    """``ctx.elicit``'s outcome, as the JSON its ``model_dump`` gives: an accepted answer's
+    content validated by the model (a missing or refused content is the tool crashing)."""
+    if answer["action"] != "accept":
+        return {"action": answer["action"]}
+    content = answer.get("content")
+    if content is None:
+        raise ToolCrash("ValueError")
+    problems: list[Any] = []
+    data = validate(model, content, "", problems)
+    if problems:
+        raise ToolCrash("ValueError")
+    return {"action": "accept", "data": data}
 
 
 def _compile_add(step: dict[str, Any]) -> Steps:
@@ -901,7 +949,7 @@ def _tool(raw: Any, path: Path, types: _Types, stored: frozenset[str]) -> Tool:
     _no_repeats([p.name for p in params], path + ["params"], "parameter")
     _required_first([p.required for p in params], path + ["params"], "a parameter")
     returns = types.read(raw["returns"], path + ["returns"], returns=True) if "returns" in raw else None
-    names = _check_steps(raw.get("steps", []), {p.name for p in params} | stored, path + ["steps"])
+    names = _check_steps(raw.get("steps", []), {p.name for p in params} | stored, path + ["steps"], types)
     for key in ends:
         _check_expr(raw[key], names, path + [key])
     for i, case in enumerate(_items(raw, "cases", path)):
