@@ -100,6 +100,7 @@ SENT = {"tool_list_changed": "notifications/tools/list_changed",
         "resource_list_changed": "notifications/resources/list_changed",
         "resource_updated": "notifications/resources/updated"}
 
+
 class AddResource(NamedTuple):
     """``mcp.add_resource(TextResource(...))``: a resource the process lists and serves from then on
     (unless one of its URI is there already: the SDK keeps the first)."""
@@ -152,6 +153,11 @@ class ResourceFailed(Exception):
 
 # --- the description ------------------------------------------------------------------------
 
+#: What a declaration's listing carries beside its own fields, from ``icons=`` and ``meta=``:
+#: pairs of its key in the listing (``icons``, ``_meta``) and its value as JSON text (a
+#: declaration stays hashable)
+Extras = tuple[tuple[str, str], ...]
+
 @dataclass(frozen=True)
 class Tool:
     name: str
@@ -164,8 +170,7 @@ class Tool:
     title: str | None = None
     #: ``ToolAnnotations`` as the wire writes them (camelCase), the hints the world gives, as pairs
     annotations: tuple[tuple[str, Any], ...] | None = None
-    #: what else its listing carries (`EXTRAS`)
-    extras: tuple[tuple[str, str], ...] = ()
+    extras: Extras = ()
 
     def __post_init__(self) -> None:
         if not self.function:
@@ -232,7 +237,7 @@ class Resource:
     #: the text made at each read from the server's store (`ServerDefinition.store`), when it
     #: follows the store; `ResourceFailed` if the function raises
     made: Callable[[dict[str, Any]], str] | None = field(default=None, repr=False, compare=False)
-    extras: tuple[tuple[str, str], ...] = ()  # (`EXTRAS`)
+    extras: Extras = ()
 
     def listing(self) -> dict[str, Any]:
         listed = {"description": self.description, "mimeType": self.mime_type, "name": self.name, "uri": self.uri}
@@ -264,7 +269,7 @@ class ResourceTemplate:
     render: Callable[..., str] = field(repr=False, compare=False)
     pattern: Any = field(default=None, repr=False, compare=False)
     title: str | None = None
-    extras: tuple[tuple[str, str], ...] = ()  # (`EXTRAS`)
+    extras: Extras = ()
 
     def match(self, uri: str) -> dict[str, str] | None:
         """The variables of ``uri`` if it matches (values percent-decoded), else None."""
@@ -308,24 +313,22 @@ class Prompt:
     #: the arguments given -> the messages, each (role, text)
     render: Callable[..., list[tuple[str, str]]] = field(repr=False, compare=False)
     title: str | None = None
-    extras: tuple[tuple[str, str], ...] = ()  # (`EXTRAS`)
+    extras: Extras = ()
 
 
-#: EXTRAS: what a declaration's listing carries beside its own fields, from ``icons=`` and
-#: ``meta=``: pairs of its key in the listing (``icons``, ``_meta``) and its value as JSON text
 
 
 def _icons_sorted(icons: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [dict(sorted(icon.items())) for icon in icons]
 
 
-def with_meta(contents: dict[str, Any], extras: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+def with_meta(contents: dict[str, Any], extras: Extras) -> dict[str, Any]:
     """A read's contents with the resource's ``meta``, if it has one (keys in sorted order)."""
     meta = dict(extras).get("_meta")
     return contents if meta is None else dict(sorted({**contents, "_meta": json.loads(meta)}.items()))
 
 
-def listed_with(listing: dict[str, Any], title: str | None, extras: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]:
+def listed_with(listing: dict[str, Any], title: str | None, extras: Extras = ()) -> dict[str, Any]:
     """A listing with its title and extras, if any (its keys in sorted order, as the SDK writes them)."""
     if title is not None or extras:
         more = {key: _icons_sorted(json.loads(text)) if key == "icons" else json.loads(text) for key, text in extras}

@@ -13,21 +13,19 @@ from ...jsonio import copier, copy_json
 from . import jsonrpc, wire_2025_11_25, wire_2026_07_28
 from .definition import (
     EVENTS,
-    AddResource,
-    AskUser,
-    listed_with,
-    with_meta,
     SENT,
+    AddResource,
     ArgumentsRejected,
+    AskUser,
     Log,
     Notify,
+    Progress,
     Prompt,
     PromptArgument,
-    Progress,
     ReadResource,
+    Resource,
     ResourceFailed,
     ResourceMissing,
-    Resource,
     ResourceTemplate,
     Send,
     ServerDefinition,
@@ -36,7 +34,9 @@ from .definition import (
     ToolCrash,
     ToolFailed,
     Wait,
+    listed_with,
     unsafe_path,
+    with_meta,
 )
 from .eras import ERA_TRANSITIONS, Era, kind_of
 from .jsonrpc import (

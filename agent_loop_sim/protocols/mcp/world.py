@@ -145,13 +145,14 @@ from ...schema import Field, check_object, describe
 from .annotations import CONSTRAINTS, ELICITABLE, MISSING, SCALARS, Kind, Param, elicitation_schema, validate
 from .methods import LOG_LEVELS_IN_ORDER as LOG_LEVELS
 from .definition import (
-    AskModel,
     EVENTS,
     SENT,
     AddResource,
+    AskModel,
     AskUser,
     Completion,
     Effect,
+    Extras,
     Log,
     Notify,
     Progress,
@@ -439,7 +440,7 @@ def _check_pattern(pattern: str, where: Path) -> None:
     walk(parsed, False)
 
 
-def _extras(raw: dict[str, Any], path: Path) -> tuple[tuple[str, str], ...]:
+def _extras(raw: dict[str, Any], path: Path) -> Extras:
     """A declaration's ``icons`` and ``meta`` as its listing carries them (``icons``, ``_meta``),
     each as JSON text (a declaration is hashable)."""
     out = []
