@@ -328,9 +328,10 @@ class _Writer:
         text = resource.get("text", "")
         # (a text that is an expression, of the store, is made as each read calls the function)
         value = (f"base64.b64decode({resource['blob']!r})" if "blob" in resource
-                 else repr(text) if isinstance(text, str) else f"str({self.expr(text)})")
+                 else repr(text) if isinstance(text, str) else self.expr(text))
         options = _resource_options(repr(resource["uri"]), resource)
-        return f"@mcp.resource({', '.join(options)})\ndef _resource_{index}():\n    return {value}\n"
+        # (``_v``: the names an expression reads, none here but the store's)
+        return f"@mcp.resource({', '.join(options)})\ndef _resource_{index}():\n    _v = {{}}\n    return {value}\n"
 
     def template(self, template: dict[str, Any], index: int) -> str:
         names = [_name(n) for n in re.findall(r"\{([^{}]*)\}", template["uri_template"])]
@@ -342,7 +343,7 @@ class _Writer:
         return (f"@mcp.resource({', '.join(options)})\ndef _template_{index}({', '.join(f'{n}: str' for n in names)}):\n"
                 f"    _v = {{{', '.join(f'{n!r}: {n}' for n in names)}}}\n"
                 f"{cases}"
-                f"    return str({self.expr(template['text'])})\n")
+                f"    return {self.expr(template['text'])}\n")
 
     @staticmethod
     def argument(argument: dict[str, Any]) -> str:

@@ -567,6 +567,12 @@ def _content(value: Any) -> list[dict[str, Any]]:
     return [{"text": text, "type": "text"}]
 
 
+def resource_text(value: Any) -> str:
+    """What a resource's function returns, as the text read: a text as it is, anything else as the
+    SDK writes it (``pydantic_core.to_json(value, indent=2)``)."""
+    return value if isinstance(value, str) else _pydantic_json(value, "")
+
+
 def _pydantic_json(value: Any, indent: str) -> str:
     # pydantic_core.to_json(value, indent=2): json's layout, but floats written as Rust's ryu
     # writes them (why not json.dumps: its floats are Python's repr).

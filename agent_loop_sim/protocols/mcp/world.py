@@ -52,7 +52,9 @@ that name, a keyword its function does not take. A prompt argument may have a de
 A template's ``cases`` (``{"when": EXPR, "not_found": EXPR | "resource_error": EXPR}``, of
 its variables) refuse a read as its function raising the SDK's ``ResourceNotFoundError``
 (-32602) or ``ResourceError`` (-32603) with that message would; a tool reading it fails with the
-message. Any other exception of its text is a crash, whose message names only the URI.
+message. Any other exception of its text is a crash, whose message names only the URI. A
+template's or a resource's text that is not a text when made (an object, a number) is read as the
+SDK writes what a function returns: JSON, indented by two.
 
 A template's ``{var}`` (simple expansions only) matches up to the next ``/?#&,`` and is
 percent-decoded; a value that climbs out of its path (``..``) or is absolute is refused, as the
@@ -171,6 +173,7 @@ from .definition import (
     ToolCrash,
     ToolFailed,
     Wait,
+    resource_text,
 )
 
 KIND = "mcp-server"
@@ -991,7 +994,7 @@ def _made(uri: str, text: Expr) -> Callable[[dict[str, Any]], str]:
     ``UnexpectedResourceError``, which names only the URI."""
     def made(store: dict[str, Any]) -> str:
         try:
-            return str(text({"$store": store}))
+            return resource_text(text({"$store": store}))
         except BeyondLimit:
             raise
         except Exception:  # the function's own exception
@@ -1035,7 +1038,7 @@ def _template(raw: Any, path: Path, stored: frozenset[str]) -> ResourceTemplate:
             for holds, not_found, message in cases:
                 if holds(variables):
                     raise TemplateRefused(str(message(variables)), not_found)
-            return str(body(variables))
+            return resource_text(body(variables))
         except (BeyondLimit, TemplateRefused):
             raise
         except Exception:  # the function's own exception (the SDK keeps its text on the server)
