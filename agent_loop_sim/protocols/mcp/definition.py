@@ -153,6 +153,16 @@ class ResourceFailed(Exception):
 
 # --- the description ------------------------------------------------------------------------
 
+#: The key the server's store travels under among the names an expression reads (no parameter,
+#: variable or answer can be named so)
+STORE_KEY = "$store"
+
+
+def with_store(names: dict[str, Any], store: dict[str, Any] | None) -> dict[str, Any]:
+    """``names`` as a declaration's function reads them: with the process's store, if it keeps one."""
+    return names if store is None else {**names, STORE_KEY: store}
+
+
 #: What a declaration's listing carries beside its own fields, from ``icons=`` and ``meta=``:
 #: pairs of its key in the listing (``icons``, ``_meta``) and its value as JSON text (a
 #: declaration stays hashable)

@@ -383,8 +383,13 @@ class StreamableHttpApp:
             self.stateless = self.new_connection()
         said = list(self.stateless.receive_decoded(message))
         # what the server publishes to an open listen stream goes on that stream
-        elsewhere = [(stream, m) for m in said if (stream := self._listen_stream(m)) is not None]
-        mine = [m for m in said if self._listen_stream(m) is None] if elsewhere else said
+        mine, elsewhere = [], []
+        for m in said:
+            stream = self._listen_stream(m)
+            if stream is None:
+                mine.append(m)
+            else:
+                elsewhere.append((stream, m))
         answered = any(_kind(m) == "response" and m.get("id") == message.id for m in mine)
         if not answered:
             # its answer is a stream, open until the client closes it: a listen's (unless refused),

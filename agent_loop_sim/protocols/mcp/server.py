@@ -37,6 +37,7 @@ from .definition import (
     listed_with,
     unsafe_path,
     with_meta,
+    with_store,
 )
 from .eras import ERA_TRANSITIONS, Era, kind_of
 from .jsonrpc import (
@@ -256,8 +257,7 @@ class ServerConnection:
             # The prompt function is called with every argument given; an unknown one makes it raise.
             raise HandlerCrash(f"Error rendering prompt {prompt.name}")
         try:
-            messages = prompt.render(**arguments) if self.store is None else prompt.render(**arguments, **{
-                "$store": self.store})
+            messages = prompt.render(**with_store(arguments, self.store))
         except Exception:  # noqa: BLE001  (the prompt function's own exception)
             raise HandlerCrash(f"Error rendering prompt {prompt.name}") from None
         return {"description": prompt.description,
@@ -315,8 +315,8 @@ class ServerConnection:
             return [self._tool_result(request.id, wire, _error_result(f"Error executing tool {name}: {exc}"))]
         except ToolCrash:
             return [self._tool_result(request.id, wire, _error_result(f"Error executing tool {name}"))]
-        run = tool.behaviour(**arguments) if self.store is None else tool.behaviour(
-            **copy_json(arguments), **{"$store": self.store})  # (what the store keeps is the call's own)
+        # (what the store keeps of the arguments is the call's own copy)
+        run = tool.behaviour(**with_store(arguments if self.store is None else copy_json(arguments), self.store))
         call = _SuspendedCall(request.id, name, run, token,
                               _log_levels(wire.ERA, params.get("_meta")))
         return self._RUN_TOOL[wire.ERA](self, call, params.get("inputResponses"))
@@ -559,7 +559,7 @@ def _read_text(d: ServerDefinition, uri: str, process: Process) -> str:
 
 def _render(template: ResourceTemplate, uri: str, variables: dict[str, str], store: dict[str, Any] | None) -> str:
     try:
-        return template.render(**variables) if store is None else template.render(**variables, **{"$store": store})
+        return template.render(**with_store(variables, store))
     except TemplateFailed:
         raise ResourceFailed(uri) from None
     except TemplateRefused as refused:

@@ -149,6 +149,7 @@ from .methods import LOG_LEVELS_IN_ORDER as LOG_LEVELS
 from .definition import (
     EVENTS,
     SENT,
+    STORE_KEY,
     AddResource,
     AskModel,
     AskUser,
@@ -509,8 +510,7 @@ def _check_expr(raw: Any, names: set[str], path: Path) -> None:
                                f"{_known(names)}; no format specs or conversions)", where)
     elif op == "$store":
         if type(arg) is not str or _STORE + arg not in names:
-            stored = sorted(n[len(_STORE):] for n in names if n.startswith(_STORE))
-            raise _problem(f"{arg!r} is not in the world's store (it holds: {', '.join(stored) or 'nothing'})", where)
+            raise _not_stored(arg, names, where)
     elif op in _ARITY or op == "$if":
         count = 3 if op == "$if" else _ARITY[op]
         if count == 1:
@@ -523,6 +523,11 @@ def _check_expr(raw: Any, names: set[str], path: Path) -> None:
         if type(arg) is not list or not arg:
             raise _problem(f"{op} takes a non-empty list of expressions", where)
         _check_expr(arg, names, where)
+
+
+def _not_stored(name: Any, names: set[str], where: Path, more: str = "") -> InputError:
+    stored = sorted(n[len(_STORE):] for n in names if n.startswith(_STORE))
+    return _problem(f"{name!r} is not in the world's store (it holds: {', '.join(stored) or 'nothing'}{more})", where)
 
 
 def _known(names: set[str]) -> str:
@@ -631,7 +636,7 @@ def compile_expr(raw: Any) -> Expr:
     if op == "$format":
         return lambda names: arg.format_map(names)
     if op == "$store":  # (the server's store travels with the names, under a key no name can take)
-        return lambda names: names["$store"][arg]
+        return lambda names: names[STORE_KEY][arg]
     if op == "$if":
         cond, then, other = (compile_expr(a) for a in arg)
         return lambda names: then(names) if cond(names) else other(names)
@@ -679,9 +684,7 @@ def _check_steps(raw: list[Any], names: set[str], path: Path, types: _Types | No
             if key in step:
                 _check_expr(step[key], names, where + [key])
         if kind in _WRITES and _STORE + step[kind] not in names:
-            stored = sorted(n[len(_STORE):] for n in names if n.startswith(_STORE))
-            raise _problem(f"{step[kind]!r} is not in the world's store (it holds: {', '.join(stored) or 'nothing'}: "
-                           f"the store's entries are declared with their first value)", where + [kind])
+            raise _not_stored(step[kind], names, where + [kind], ": the store's entries are declared with their first value")
         if kind in ("notify", "send") and ("uri" in step) != (step[kind] == "resource_updated"):
             raise _problem(f"a uri is given with resource_updated, and only with it", where)
         if kind == "elicit":
@@ -805,7 +808,7 @@ def _compile_write(step: dict[str, Any]) -> Steps:
         name, value = step["set"], compile_expr(step["to"])
 
         def put(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
-            names["$store"][name] = value(names)
+            names[STORE_KEY][name] = value(names)
             yield from ()
         return put
     if "set" in step:
@@ -813,20 +816,20 @@ def _compile_write(step: dict[str, Any]) -> Steps:
 
         def put_at(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
             new = value(names)
-            names["$store"][name][key(names)] = new
+            names[STORE_KEY][name][key(names)] = new
             yield from ()
         return put_at
     if "delete" in step:
         name, key = step["delete"], compile_expr(step["key"])
 
         def delete(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
-            del names["$store"][name][key(names)]
+            del names[STORE_KEY][name][key(names)]
             yield from ()
         return delete
     name, value = step["append"], compile_expr(step["value"])
 
     def append(names: dict[str, Any], budget: _Budget) -> Generator[Effect, Any, None]:
-        add = names["$store"][name].append  # (looked up before the value is made, as Python does)
+        add = names[STORE_KEY][name].append  # (looked up before the value is made, as Python does)
         add(value(names))
         yield from ()
     return append
@@ -994,7 +997,7 @@ def _made(uri: str, text: Expr) -> Callable[[dict[str, Any]], str]:
     ``UnexpectedResourceError``, which names only the URI."""
     def made(store: dict[str, Any]) -> str:
         try:
-            return resource_text(text({"$store": store}))
+            return resource_text(text({STORE_KEY: store}))
         except BeyondLimit:
             raise
         except Exception:  # the function's own exception
@@ -1072,7 +1075,7 @@ def _prompt(raw: Any, path: Path, stored: frozenset[str]) -> Prompt:
 
     def render(**given: Any) -> list[tuple[str, str]]:
         names = {name: given.get(name) for name in declared}
-        names["$store"] = given.get("$store")  # (the server's store, when it keeps one)
+        names[STORE_KEY] = given.get(STORE_KEY)  # (the server's store, when it keeps one)
         return [(role, str(text(names))) for role, text in messages]
     return Prompt(raw["name"], raw.get("description", ""), tuple(arguments), render, raw.get("title"),
                   extras=_extras(raw, path))
